@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * facedet - the face detector behind the emulated OMAP4 FDIF.
+ *
+ * A Viola-Jones / Lienhart boosted Haar cascade evaluator in portable C11.
+ * It loads a trained cascade (OpenCV's XML format, e.g. the ones Debian's
+ * opencv-data ships) at run time and implements the contract of the OMAP4
+ * Face Detection module (TRM chapter 9): an 8-bit grayscale picture, a region
+ * of interest, a minimum face size, a face direction and a likelihood
+ * threshold in; at most 35 faces with center, size, confidence and in-plane
+ * angle out.
+ *
+ * Two levels of API:
+ *  - facedet_detect_rects(): the plain multi-scale detector, upright only,
+ *    with OpenCV detectMultiScale() semantics (scale step, min size,
+ *    min neighbours, groupRectangles). The benchmark compares this to OpenCV.
+ *  - facedet_detect(): the FDIF contract on top of it (ROI, direction with
+ *    rotated scans, LHIT, TRM confidence, 35-face cap, deterministic order).
+ *
+ * Nothing here allocates per window; a context owns all scratch memory.
+ * Contexts are not thread-safe, models are read-only after loading and may
+ * be shared by any number of contexts.
+ */
+#ifndef FACEDET_H
+#define FACEDET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The OMAP4 FDIF limits. */
+#define FACEDET_MAX_FACES	35
+#define FACEDET_MAX_CONFIDENCE	9	/* TRM: 0 = most confident .. 9 = least */
+#define FACEDET_MAX_LHIT	9
+#define FACEDET_DEFAULT_LHIT	5
+
+/* Default model: see docs/detector.md for why alt2. */
+#define FACEDET_DEFAULT_MODEL \
+	"/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+
+/**
+ * enum facedet_dir - which way the faces look (FD_DCOND bits 3:2)
+ * @FACEDET_DIR_UP: upright faces, angles 330..359 and 0..30 degrees
+ * @FACEDET_DIR_RIGHT: faces rotated clockwise, top of the head to the right
+ *	of the picture, angles 60..120 degrees
+ * @FACEDET_DIR_LEFT: faces rotated counter-clockwise, top of the head to the
+ *	left, angles 240..300 degrees
+ */
+enum facedet_dir {
+	FACEDET_DIR_UP = 0,
+	FACEDET_DIR_RIGHT = 1,
+	FACEDET_DIR_LEFT = 2,
+};
+
+/* Flags for struct facedet_params.flags. */
+#define FACEDET_F_NO_ROTATION	(1u << 0) /* scan only the direction's center angle */
+
+/**
+ * struct facedet_params - one detection request
+ * @startx: region of interest, left column
+ * @starty: region of interest, top row
+ * @sizex: region of interest width (0 = to the right edge)
+ * @sizey: region of interest height (0 = to the bottom edge)
+ * @min_size: smallest face side in pixels (the FDIF allows 20, 25, 32, 40;
+ *	any value >= the model's window is accepted here)
+ * @dir: enum facedet_dir
+ * @lhit: likelihood threshold 0..9, larger is stricter (see docs)
+ * @flags: FACEDET_F_*
+ */
+struct facedet_params {
+	unsigned int startx, starty, sizex, sizey;
+	unsigned int min_size;
+	unsigned int dir;
+	unsigned int lhit;
+	unsigned int flags;
+};
+
+/**
+ * struct facedet_face - one detected face, in picture coordinates
+ * @cx: center column
+ * @cy: center row
+ * @size: side of the face square in pixels
+ * @confidence: TRM confidence, 0 = most confident .. 9 = least
+ * @angle: in-plane rotation in degrees, clockwise, 0 = upright, 0..359
+ * @hits: raw detections merged into this face (the score behind @confidence)
+ */
+struct facedet_face {
+	unsigned int cx, cy, size;
+	unsigned int confidence;
+	unsigned int angle;
+	unsigned int hits;
+};
+
+/**
+ * struct facedet_rect - a raw or grouped detection rectangle
+ * @x, @y, @w, @h: the rectangle
+ * @hits: number of raw windows grouped into it (1 for raw windows)
+ */
+struct facedet_rect {
+	int x, y, w, h;
+	int hits;
+};
+
+/**
+ * struct facedet_stats - what the last facedet_detect() did
+ * @scans: rotated copies of the ROI scanned
+ * @windows: cascade windows evaluated
+ * @raw_hits: windows that passed every stage
+ * @groups: candidate faces after grouping, before merging and the cap
+ */
+struct facedet_stats {
+	unsigned int scans;
+	unsigned int windows;
+	unsigned int raw_hits;
+	unsigned int groups;
+};
+
+struct facedet_model;
+struct facedet_ctx;
+
+/**
+ * facedet_model_load() - parse a cascade XML file
+ * @path: file name
+ * @model: on success, the new model
+ * @err: buffer for a human-readable reason on failure (may be NULL)
+ * @errlen: size of @err
+ *
+ * Return: 0, -ENOENT/-EACCES/... if the file cannot be read, -EINVAL if it
+ * is not a valid boosted Haar cascade, -ENOTSUP for a valid cascade of a
+ * kind this evaluator does not run (LBP, tilted features), -ENOMEM.
+ */
+int facedet_model_load(const char *path, struct facedet_model **model,
+		       char *err, size_t errlen);
+void facedet_model_free(struct facedet_model *model);
+/** facedet_model_window() - the model's base window (e.g. 20x20) */
+void facedet_model_window(const struct facedet_model *model,
+			  unsigned int *width, unsigned int *height);
+
+/**
+ * facedet_ctx_new() - scratch space for pictures up to @max_w x @max_h
+ * Return: the context, or NULL if out of memory or a size is 0 or > 4096.
+ */
+struct facedet_ctx *facedet_ctx_new(const struct facedet_model *model,
+				    unsigned int max_w, unsigned int max_h);
+void facedet_ctx_free(struct facedet_ctx *ctx);
+
+/**
+ * facedet_detect_rects() - upright multi-scale detection, OpenCV semantics
+ * @ctx: context
+ * @img: 8-bit grayscale picture
+ * @w, @h, @stride: its geometry (stride >= w, in bytes)
+ * @scale_step: pyramid step, > 1.0 (OpenCV's scaleFactor, e.g. 1.1)
+ * @min_size: smallest window side to try
+ * @min_neighbors: OpenCV's minNeighbors; < 0 returns the raw windows
+ * @rects: output array
+ * @max_rects: its length
+ *
+ * Return: number of rectangles found (may exceed @max_rects; only the first
+ * @max_rects are stored), or -EINVAL / -E2BIG (picture larger than @ctx).
+ */
+int facedet_detect_rects(struct facedet_ctx *ctx, const uint8_t *img,
+			 unsigned int w, unsigned int h, unsigned int stride,
+			 double scale_step, unsigned int min_size,
+			 int min_neighbors, struct facedet_rect *rects,
+			 unsigned int max_rects);
+
+/**
+ * facedet_detect() - the OMAP4 FDIF detection contract
+ * @ctx: context
+ * @img, @w, @h, @stride: 8-bit grayscale picture
+ * @params: request; the ROI must lie inside the picture
+ * @faces: output, room for FACEDET_MAX_FACES entries
+ *
+ * Faces come sorted by confidence (best first), then by row, then column.
+ * The same input always gives the same output.
+ *
+ * Return: number of faces (0..FACEDET_MAX_FACES) or -EINVAL for bad
+ * parameters, -E2BIG for a picture larger than @ctx was made for.
+ */
+int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
+		   unsigned int w, unsigned int h, unsigned int stride,
+		   const struct facedet_params *params,
+		   struct facedet_face faces[FACEDET_MAX_FACES]);
+
+/** facedet_ctx_stats() - counters of the last facedet_detect() on @ctx */
+const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx);
+
+/** facedet_params_default() - FDIF reset values: whole picture, 20 px, up, LHIT 5 */
+void facedet_params_default(struct facedet_params *params);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FACEDET_H */

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The OMAP4 FDIF contract on top of the cascade evaluator: region of
+ * interest, face direction (scanning rotated copies of the ROI), LHIT, TRM
+ * confidence, the 35-face cap and a deterministic order.
+ *
+ * LHIT and confidence (documented in docs/detector.md):
+ *   min_neighbors = (3 * LHIT + 2) / 5   LHIT 5 -> 3 (OpenCV's default)
+ *   confidence    = 9 - min(9, (hits - 1) / 3)
+ * where hits counts the raw windows merged into a face.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facedet-internal.h"
+#include "detect.h"
+
+#define SCAN_STEP	1.1	/* pyramid scale step */
+#define ROT_STEP	20	/* degrees between rotated scans */
+#define MAX_CANDIDATES	256
+#define FD_PI		3.14159265358979323846
+
+struct candidate {
+	double cx, cy, size;	/* hit-weighted sums until normalised */
+	double angle;		/* weighted offset from the direction center */
+	unsigned int hits;
+};
+
+void facedet_params_default(struct facedet_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->min_size = 20;
+	p->dir = FACEDET_DIR_UP;
+	p->lhit = FACEDET_DEFAULT_LHIT;
+}
+
+struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
+				    unsigned int max_w, unsigned int max_h)
+{
+	struct facedet_ctx *ctx;
+	int cap;
+
+	if (!m || !max_w || !max_h || max_w > FD_MAX_SIDE || max_h > FD_MAX_SIDE)
+		return NULL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	/* any rotation of the picture fits in a square of its diagonal */
+	cap = (int)ceil(sqrt((double)max_w * max_w + (double)max_h * max_h)) + 2;
+	ctx->max_w = max_w;
+	ctx->max_h = max_h;
+	if (fd_ctx_init(ctx, m, cap)) {
+		facedet_ctx_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void facedet_ctx_free(struct facedet_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	fd_ctx_fini(ctx);
+	free(ctx);
+}
+
+const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx)
+{
+	return &ctx->stats;
+}
+
+static int check_picture(const struct facedet_ctx *ctx, const uint8_t *img,
+			 unsigned int w, unsigned int h, unsigned int stride)
+{
+	if (!ctx || !img || !w || !h || stride < w)
+		return -EINVAL;
+	if (w > ctx->max_w || h > ctx->max_h)
+		return -E2BIG;
+	return 0;
+}
+
+int facedet_detect_rects(struct facedet_ctx *ctx, const uint8_t *img,
+			 unsigned int w, unsigned int h, unsigned int stride,
+			 double scale_step, unsigned int min_size,
+			 int min_neighbors, struct facedet_rect *rects,
+			 unsigned int max_rects)
+{
+	int ret, n;
+
+	ret = check_picture(ctx, img, w, h, stride);
+	if (ret)
+		return ret;
+	if (!(scale_step > 1.0 && scale_step < 4.0) || (max_rects && !rects))
+		return -EINVAL;
+	memset(&ctx->stats, 0, sizeof(ctx->stats));
+	n = fd_scan(ctx, img, w, h, stride, scale_step, min_size, INT32_MAX);
+	if (n < 0)
+		return n;
+	ctx->stats.scans = 1;
+	ctx->stats.raw_hits = n;
+	n = fd_group(ctx, n, min_neighbors);
+	ctx->stats.groups = n;
+	memcpy(rects, ctx->raw, (n < (int)max_rects ? n : (int)max_rects) * sizeof(*rects));
+	return n;
+}
+
+static void angle_sincos(int deg, double *s, double *c)
+{
+	static const double exact[4][2] = { { 0, 1 }, { 1, 0 }, { 0, -1 }, { -1, 0 } };
+
+	deg = ((deg % 360) + 360) % 360;
+	if (deg % 90 == 0) {
+		*s = exact[deg / 90][0];
+		*c = exact[deg / 90][1];
+	} else {
+		*s = sin(deg * FD_PI / 180.0);
+		*c = cos(deg * FD_PI / 180.0);
+	}
+}
+
+/*
+ * Where a rotated scan's geometry lives: a point q in the rotated copy maps
+ * to the ROI point  o + M (q - r)  with M = [c -s; s c] (clockwise by the
+ * scan angle on screen, y pointing down), o the ROI center, r the copy's.
+ */
+struct rotation {
+	double s, c;
+	double ox, oy;		/* ROI center */
+	double rx, ry;		/* rotated copy center */
+	int w, h;		/* rotated copy size */
+};
+
+static void rot_map(const struct rotation *rt, double qx, double qy,
+		    double *x, double *y)
+{
+	qx -= rt->rx;
+	qy -= rt->ry;
+	*x = rt->ox + rt->c * qx - rt->s * qy;
+	*y = rt->oy + rt->s * qx + rt->c * qy;
+}
+
+/* Build the copy of the ROI rotated so that faces at @deg stand upright. */
+static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int w, int h,
+		       int stride, int deg, struct rotation *rt)
+{
+	uint8_t *dst = ctx->rotated;
+	int u, v;
+
+	angle_sincos(deg, &rt->s, &rt->c);
+	rt->w = (int)ceil(fabs(w * rt->c) + fabs(h * rt->s) - 1e-9);
+	rt->h = (int)ceil(fabs(w * rt->s) + fabs(h * rt->c) - 1e-9);
+	if (rt->w > ctx->cap)
+		rt->w = ctx->cap;
+	if (rt->h > ctx->cap)
+		rt->h = ctx->cap;
+	rt->ox = w / 2.0;
+	rt->oy = h / 2.0;
+	rt->rx = rt->w / 2.0;
+	rt->ry = rt->h / 2.0;
+
+	for (v = 0; v < rt->h; v++) {
+		for (u = 0; u < rt->w; u++) {
+			double x, y, fx, fy;
+			int x0, y0, x1, y1, p;
+
+			rot_map(rt, u + 0.5, v + 0.5, &x, &y);
+			x -= 0.5;
+			y -= 0.5;
+			/* replicate the border: only windows inside the ROI count */
+			x = x < 0 ? 0 : (x > w - 1 ? w - 1 : x);
+			y = y < 0 ? 0 : (y > h - 1 ? h - 1 : y);
+			x0 = (int)x;
+			y0 = (int)y;
+			fx = x - x0;
+			fy = y - y0;
+			x1 = x0 + 1 < w ? x0 + 1 : x0;
+			y1 = y0 + 1 < h ? y0 + 1 : y0;
+			p = (int)lrint((roi[y0 * stride + x0] * (1 - fx) + roi[y0 * stride + x1] * fx) * (1 - fy) +
+				       (roi[y1 * stride + x0] * (1 - fx) + roi[y1 * stride + x1] * fx) * fy);
+			dst[(size_t)v * rt->w + u] = (uint8_t)p;
+		}
+	}
+}
+
+/* Keep the raw windows of a rotated scan whose corners all lie in the ROI. */
+static int keep_inside(struct facedet_ctx *ctx, int n, const struct rotation *rt,
+		       int w, int h)
+{
+	const double tol = 1.0;
+	int i, k, out = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct facedet_rect *r = &ctx->raw[i];
+		int inside = 1;
+
+		for (k = 0; k < 4 && inside; k++) {
+			double x, y;
+
+			rot_map(rt, r->x + (k & 1 ? r->w : 0), r->y + (k & 2 ? r->h : 0), &x, &y);
+			inside = x >= -tol && y >= -tol && x <= w + tol && y <= h + tol;
+		}
+		if (inside)
+			ctx->raw[out++] = *r;
+	}
+	return out;
+}
+
+static int add_candidates(struct facedet_ctx *ctx, int n, const struct rotation *rt,
+			  int offset, struct candidate *cand, int ncand)
+{
+	int i;
+
+	for (i = 0; i < n && ncand < MAX_CANDIDATES; i++) {
+		const struct facedet_rect *r = &ctx->raw[i];
+		struct candidate *c = &cand[ncand++];
+		double x = r->x + r->w / 2.0, y = r->y + r->h / 2.0;
+
+		if (rt)
+			rot_map(rt, x, y, &x, &y);
+		c->cx = x;
+		c->cy = y;
+		c->size = (r->w + r->h) / 2.0;
+		c->angle = offset;
+		c->hits = r->hits;
+	}
+	return ncand;
+}
+
+static int cmp_hits(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return x->hits < y->hits ? 1 : -1;
+	if (x->cy != y->cy)
+		return x->cy < y->cy ? -1 : 1;
+	return x->cx < y->cx ? -1 : x->cx > y->cx;
+}
+
+/*
+ * Merge the candidates of the different rotated scans: one face seen at
+ * 0 and 20 degrees is one face, at the hit-weighted mean position and angle.
+ */
+static int merge_candidates(struct candidate *cand, int n)
+{
+	int i, j, out = 0;
+
+	qsort(cand, n, sizeof(*cand), cmp_hits);
+	for (i = 0; i < n; i++) {
+		const struct candidate *c = &cand[i];
+
+		for (j = 0; j < out; j++) {
+			struct candidate *m = &cand[j];
+			double mx = m->cx / m->hits, my = m->cy / m->hits;
+			double ms = m->size / m->hits;
+			double d = hypot(c->cx - mx, c->cy - my);
+
+			if (d < 0.5 * fmax(ms, c->size) &&
+			    c->size < 1.5 * ms && ms < 1.5 * c->size)
+				break;
+		}
+		if (j == out) {
+			cand[out] = *c;
+			cand[out].cx *= c->hits;
+			cand[out].cy *= c->hits;
+			cand[out].size *= c->hits;
+			cand[out].angle *= c->hits;
+			out++;
+		} else {
+			cand[j].cx += c->cx * c->hits;
+			cand[j].cy += c->cy * c->hits;
+			cand[j].size += c->size * c->hits;
+			cand[j].angle += c->angle * c->hits;
+			cand[j].hits += c->hits;
+		}
+	}
+	return out;
+}
+
+static int cmp_faces(const void *a, const void *b)
+{
+	const struct facedet_face *x = a, *y = b;
+
+	if (x->confidence != y->confidence)
+		return x->confidence < y->confidence ? -1 : 1;
+	if (x->cy != y->cy)
+		return x->cy < y->cy ? -1 : 1;
+	if (x->cx != y->cx)
+		return x->cx < y->cx ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->angle < y->angle ? -1 : x->angle > y->angle;
+}
+
+static unsigned int clampu(double v, unsigned int lo, unsigned int hi)
+{
+	long r = lrint(v);
+
+	return r < (long)lo ? lo : (r > (long)hi ? hi : (unsigned int)r);
+}
+
+int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
+		   unsigned int w, unsigned int h, unsigned int stride,
+		   const struct facedet_params *p,
+		   struct facedet_face faces[FACEDET_MAX_FACES])
+{
+	static const int centers[] = { 0, 90, 270 };
+	struct candidate cand[MAX_CANDIDATES];
+	struct facedet_face all[MAX_CANDIDATES];
+	unsigned int sx, sy;
+	int ret, ncand = 0, nscan, s, n, min_neighbors;
+	const uint8_t *roi;
+
+	ret = check_picture(ctx, img, w, h, stride);
+	if (ret)
+		return ret;
+	if (!p || !faces || p->dir > FACEDET_DIR_LEFT || p->lhit > FACEDET_MAX_LHIT ||
+	    p->min_size < (unsigned int)ctx->m->win_w ||
+	    p->min_size < (unsigned int)ctx->m->win_h || p->min_size > FD_MAX_SIDE ||
+	    p->flags & ~FACEDET_F_NO_ROTATION ||
+	    p->startx >= w || p->starty >= h)
+		return -EINVAL;
+	sx = p->sizex ? p->sizex : w - p->startx;
+	sy = p->sizey ? p->sizey : h - p->starty;
+	if (sx > w - p->startx || sy > h - p->starty)
+		return -EINVAL;
+
+	memset(&ctx->stats, 0, sizeof(ctx->stats));
+	roi = img + (size_t)p->starty * stride + p->startx;
+	min_neighbors = (3 * (int)p->lhit + 2) / 5;
+	nscan = p->flags & FACEDET_F_NO_ROTATION ? 1 : 3;
+
+	for (s = 0; s < nscan; s++) {
+		/* scan order: center, then +ROT_STEP, then -ROT_STEP */
+		int offset = s == 0 ? 0 : (s == 1 ? ROT_STEP : -ROT_STEP);
+		int deg = centers[p->dir] + offset;
+		struct rotation rt;
+
+		if (deg == 0) {
+			n = fd_scan(ctx, roi, sx, sy, stride, SCAN_STEP, p->min_size, INT32_MAX);
+		} else {
+			rotate_roi(ctx, roi, sx, sy, stride, deg, &rt);
+			n = fd_scan(ctx, ctx->rotated, rt.w, rt.h, rt.w, SCAN_STEP,
+				    p->min_size, INT32_MAX);
+			if (n > 0)
+				n = keep_inside(ctx, n, &rt, sx, sy);
+		}
+		if (n < 0)
+			return n;
+		ctx->stats.scans++;
+		ctx->stats.raw_hits += n;
+		n = fd_group(ctx, n, min_neighbors);
+		ctx->stats.groups += n;
+		ncand = add_candidates(ctx, n, deg ? &rt : NULL, offset, cand, ncand);
+	}
+
+	ncand = merge_candidates(cand, ncand);
+	for (s = 0; s < ncand; s++) {
+		const struct candidate *c = &cand[s];
+		unsigned int score = (c->hits - 1) / 3;
+
+		all[s] = (struct facedet_face){
+			.cx = clampu(p->startx + c->cx / c->hits, 0, w - 1),
+			.cy = clampu(p->starty + c->cy / c->hits, 0, h - 1),
+			.size = clampu(c->size / c->hits, 0, 0xffff),
+			.confidence = FACEDET_MAX_CONFIDENCE -
+				(score > FACEDET_MAX_CONFIDENCE ? FACEDET_MAX_CONFIDENCE : score),
+			.angle = (unsigned int)((lrint(centers[p->dir] + c->angle / c->hits) + 360) % 360),
+			.hits = c->hits,
+		};
+	}
+	qsort(all, ncand, sizeof(*all), cmp_faces);
+	n = ncand < FACEDET_MAX_FACES ? ncand : FACEDET_MAX_FACES;
+	memcpy(faces, all, n * sizeof(*faces));
+	return n;
+}

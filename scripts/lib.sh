@@ -1,0 +1,103 @@
+# shellcheck shell=bash
+# Shared helpers for the fdif build and test scripts.  Source, don't run.
+
+set -euo pipefail
+
+FDIF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+FDIF_CACHE="${FDIF_CACHE:-$HOME/.cache/fdif}"
+mkdir -p "$FDIF_CACHE"
+export FDIF_ROOT FDIF_CACHE
+
+# progress MESSAGE...: a timestamped line on stderr, so long steps are visible.
+progress() {
+	printf '[fdif %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2
+}
+
+die() {
+	printf 'fdif: error: %s\n' "$*" >&2
+	exit 1
+}
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo "$@"
+	else
+		die "need root to run: $*"
+	fi
+}
+
+# apt_ensure PKG...: install the packages that are not installed yet.
+apt_ensure() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	progress "installing ${missing[*]} (apt-get)"
+	if [ ! -f "$FDIF_CACHE/.apt-updated" ] ||
+	   [ -n "$(find "$FDIF_CACHE/.apt-updated" -mmin +360)" ]; then
+		as_root apt-get update -qq
+		touch "$FDIF_CACHE/.apt-updated"
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# apt_src_enable: a deb-src list of our own, next to (never inside) debian.sources.
+apt_src_enable() {
+	local list=/etc/apt/sources.list.d/fdif-deb-src.sources
+	[ -f "$list" ] && return 0
+	progress "adding $list for apt-get source"
+	as_root tee "$list" >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	as_root apt-get update -qq
+	touch "$FDIF_CACHE/.apt-updated"
+}
+
+# hash_inputs PATH...: one short hash over the contents and names of files.
+hash_inputs() {
+	local p
+	for p in "$@"; do
+		if [ -d "$p" ]; then
+			find "$p" -type f -print0 | LC_ALL=C sort -z |
+				xargs -0 sha256sum
+		elif [ -e "$p" ]; then
+			sha256sum "$p"
+		else
+			printf '%s\n' "$p"
+		fi
+	done | sed "s|$FDIF_ROOT/||" | sha256sum | cut -c1-16
+}
+
+# Host packages every build needs.
+FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
+	opencv-data)
+
+# Packages the host build and the detector's fixtures need.
+FDIF_HOST_PKGS+=(python3 python3-numpy python3-pil python3-skimage
+	python-matplotlib-data facedetect)
+
+# meson_build: configure (once) and build the host tree in build/.
+meson_build() {
+	local dir="$FDIF_ROOT/build"
+	if [ ! -f "$dir/build.ninja" ]; then
+		progress "configuring the host build in build/ (meson)"
+		meson setup "$dir" "$FDIF_ROOT" >/dev/null
+	fi
+	progress "building host programs (ninja)"
+	ninja -C "$dir" >/dev/null || ninja -C "$dir"
+}
