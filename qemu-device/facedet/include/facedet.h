@@ -188,6 +188,14 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 /** facedet_ctx_stats() - counters of the last facedet_detect() on @ctx */
 const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx);
 
+/**
+ * facedet_ctx_candidates() - every face of the last facedet_detect(), in the
+ * same order, before the FACEDET_MAX_FACES cap (at most 256)
+ * Return: their number; *@faces points into @ctx until its next detection.
+ */
+unsigned int facedet_ctx_candidates(const struct facedet_ctx *ctx,
+				    const struct facedet_face **faces);
+
 /** facedet_params_default() - FDIF reset values: whole picture, 20 px, up, LHIT 5 */
 void facedet_params_default(struct facedet_params *params);
 

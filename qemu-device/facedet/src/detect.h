@@ -10,6 +10,8 @@
 
 #include "facedet.h"
 
+#define FD_MAX_CANDIDATES	256	/* faces kept before the 35-face cap */
+
 struct fd_cnode;
 
 struct facedet_ctx {
@@ -35,6 +37,8 @@ struct facedet_ctx {
 	int raw_cap, nraw;
 
 	struct facedet_stats stats;	/* of the last facedet_detect() */
+	struct facedet_face all[FD_MAX_CANDIDATES]; /* its faces before the cap */
+	int nall;
 };
 
 int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap);

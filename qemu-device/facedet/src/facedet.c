@@ -19,7 +19,6 @@
 
 #define SCAN_STEP	1.1	/* pyramid scale step */
 #define ROT_STEP	20	/* degrees between rotated scans */
-#define MAX_CANDIDATES	256
 #define FD_PI		3.14159265358979323846
 
 struct candidate {
@@ -69,6 +68,13 @@ void facedet_ctx_free(struct facedet_ctx *ctx)
 const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx)
 {
 	return &ctx->stats;
+}
+
+unsigned int facedet_ctx_candidates(const struct facedet_ctx *ctx,
+				    const struct facedet_face **faces)
+{
+	*faces = ctx->all;
+	return ctx->nall;
 }
 
 static int check_picture(const struct facedet_ctx *ctx, const uint8_t *img,
@@ -212,7 +218,7 @@ static int add_candidates(struct facedet_ctx *ctx, int n, const struct rotation 
 {
 	int i;
 
-	for (i = 0; i < n && ncand < MAX_CANDIDATES; i++) {
+	for (i = 0; i < n && ncand < FD_MAX_CANDIDATES; i++) {
 		const struct facedet_rect *r = &ctx->raw[i];
 		struct candidate *c = &cand[ncand++];
 		double x = r->x + r->w / 2.0, y = r->y + r->h / 2.0;
@@ -307,8 +313,8 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 		   struct facedet_face faces[FACEDET_MAX_FACES])
 {
 	static const int centers[] = { 0, 90, 270 };
-	struct candidate cand[MAX_CANDIDATES];
-	struct facedet_face all[MAX_CANDIDATES];
+	struct candidate cand[FD_MAX_CANDIDATES];
+	struct facedet_face *all = ctx->all;
 	unsigned int sx, sy;
 	int ret, ncand = 0, nscan, s, n, min_neighbors;
 	const uint8_t *roi;
@@ -328,6 +334,7 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 		return -EINVAL;
 
 	memset(&ctx->stats, 0, sizeof(ctx->stats));
+	ctx->nall = 0;
 	roi = img + (size_t)p->starty * stride + p->startx;
 	min_neighbors = (3 * (int)p->lhit + 2) / 5;
 	nscan = p->flags & FACEDET_F_NO_ROTATION ? 1 : 3;
@@ -372,6 +379,7 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 		};
 	}
 	qsort(all, ncand, sizeof(*all), cmp_faces);
+	ctx->nall = ncand;
 	n = ncand < FACEDET_MAX_FACES ? ncand : FACEDET_MAX_FACES;
 	memcpy(faces, all, n * sizeof(*faces));
 	return n;

@@ -6,39 +6,43 @@ set -u
 cli=$1 fx=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
+fail=0 n=0
 
 check() { # name expected-exit command...
 	name=$1 want=$2
 	shift 2
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	got=$?
+	n=$((n + 1))
 	if [ "$got" -ne "$want" ]; then
-		echo "FAIL $name: exit $got, want $want"; cat "$tmp/err"; fail=1
+		echo "not ok $n - $name: exit $got, want $want"
+		sed 's/^/# /' "$tmp/err"
+		fail=1
 	else
-		echo "ok $name"
+		echo "ok $n - $name"
 	fi
 }
 
 check photo 0 "$cli" "$fx/astronaut.pgm"
 grep -q '^face 0: center 1[34][0-9],[45][0-9] ' "$tmp/out" ||
-	{ echo "FAIL photo: unexpected output"; cat "$tmp/out"; fail=1; }
+	{ n=$((n + 1)); echo "not ok $n - photo: unexpected output"; sed "s/^/# /" "$tmp/out"; fail=1; }
 check face-free 0 "$cli" "$fx/landscape.pgm"
-[ ! -s "$tmp/out" ] || { echo "FAIL face-free printed faces"; fail=1; }
+[ ! -s "$tmp/out" ] || { n=$((n + 1)); echo "not ok $n - face-free printed faces"; fail=1; }
 check rects 0 "$cli" --rects "$fx/astronaut.pgm"
-grep -q '^rect ' "$tmp/out" || { echo "FAIL rects: no rect"; fail=1; }
+grep -q '^rect ' "$tmp/out" || { n=$((n + 1)); echo "not ok $n - rects: no rect"; fail=1; }
 check missing-file 1 "$cli" "$tmp/nope.pgm"
-grep -q 'No such file' "$tmp/err" || { echo "FAIL missing-file message"; fail=1; }
+grep -q 'No such file' "$tmp/err" || { n=$((n + 1)); echo "not ok $n - missing-file message"; fail=1; }
 printf 'P5\n320 240\n255\n' > "$tmp/short.pgm"
 check truncated 1 "$cli" "$tmp/short.pgm"
-grep -q 'not an 8-bit binary PGM' "$tmp/err" || { echo "FAIL truncated message"; fail=1; }
+grep -q 'not an 8-bit binary PGM' "$tmp/err" || { n=$((n + 1)); echo "not ok $n - truncated message"; fail=1; }
 echo 'hello' > "$tmp/text.pgm"
 check not-pgm 1 "$cli" "$tmp/text.pgm"
 check bad-model 1 "$cli" --model "$tmp/text.pgm" "$fx/astronaut.pgm"
-grep -q 'cannot load model' "$tmp/err" || { echo "FAIL bad-model message"; fail=1; }
+grep -q 'cannot load model' "$tmp/err" || { n=$((n + 1)); echo "not ok $n - bad-model message"; fail=1; }
 check bad-dir 2 "$cli" --dir down "$fx/astronaut.pgm"
 check bad-lhit 2 "$cli" --lhit 10 "$fx/astronaut.pgm"
 check bad-roi 2 "$cli" --roi 1,2,3 "$fx/astronaut.pgm"
 check roi-outside 1 "$cli" --roi 300,0,100,10 "$fx/astronaut.pgm"
 check no-args 2 "$cli"
+echo "1..$n"
 exit $fail

@@ -1,0 +1,902 @@
+/*
+ * TI OMAP4 Face Detection module (FDIF)
+ *
+ * Register model of the FDIF (OMAP4 TRM chapter 9, as used by the 2011
+ * Linux driver) with a real face detector behind it: RUN DMA-reads the
+ * 320x240 8-bit picture at PICADDR, the detector (hw/misc/facedet) runs on
+ * a worker thread, and the faces it finds land in the result registers,
+ * followed by FINISH and the interrupt.  The programming model, timing
+ * model and fault injection are specified in docs/fdif-device.md of the
+ * fdif project.
+ *
+ * Copyright (c) 2026 The fdif developers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "hw/misc/omap4_fdif.h"
+#include "migration/vmstate.h"
+#include "sysemu/dma.h"
+#include "block/aio.h"
+#include "block/thread-pool.h"
+#include "trace.h"
+
+#include "facedet/facedet.h"
+
+/* Registers (byte offsets) */
+#define R_REVISION          0x000
+#define R_HWINFO            0x004
+#define R_SYSCONFIG         0x010
+#define R_IRQSTATUS_RAW(j)  (0x024 + (j) * 0x10)
+#define R_IRQSTATUS(j)      (0x028 + (j) * 0x10)
+#define R_IRQENABLE_SET(j)  (0x02c + (j) * 0x10)
+#define R_IRQENABLE_CLR(j)  (0x030 + (j) * 0x10)
+#define R_PICADDR           0x060
+#define R_FDIF_CTRL         0x064
+#define R_WKADDR            0x068
+#define R_FD_CTRL           0x080
+#define R_FD_DNUM           0x084
+#define R_FD_DCOND          0x088
+#define R_FD_STARTX         0x08c
+#define R_FD_STARTY         0x090
+#define R_FD_SIZEX          0x094
+#define R_FD_SIZEY          0x098
+#define R_FD_LHIT           0x09c
+#define R_FD_RESULT(i)      (0x160 + (i) * 0x10)
+#define R_FD_RESULT_END     R_FD_RESULT(OMAP4_FDIF_MAX_FACES)
+/* QEMU extension block, not in the TRM */
+#define R_EMU_ID            0xf00
+#define R_EMU_FRAME_TIME    0xf04
+#define R_EMU_FAULT         0xf08
+#define R_EMU_FAULT_JOBS    0xf0c
+#define R_EMU_JOBS          0xf10
+
+#define FDIF_REVISION_VALUE 0x50000201  /* scheme 1, major 2, minor 1 */
+/* HWINFO: max faces 35 (5:0), picture 320/16 (13:6) x 240/16 (21:14) */
+#define FDIF_HWINFO_VALUE   (OMAP4_FDIF_MAX_FACES | (20 << 6) | (15 << 14))
+#define EMU_ID_VALUE        0x46444651  /* "QFDF" */
+
+#define SYSCONFIG_SOFTRESET 0x01
+#define SYSCONFIG_MASK      0x3c        /* SIDLEMODE 3:2, MIDLEMODE 5:4 */
+
+#define IRQ_ERR             (1u << 0)
+#define IRQ_FINISH          (1u << 8)
+#define IRQ_MASK            (IRQ_ERR | IRQ_FINISH)
+
+#define ADDR_MASK           0xffffffe0u /* 32-byte aligned, bits 4:0 read 0 */
+
+#define FDIF_CTRL_MSTANDBY  (1u << 0)
+#define FDIF_CTRL_MAX_TAGS  (0xfu << 1)
+#define FDIF_CTRL_HDSHK     (1u << 5)   /* read-only: in standby */
+#define FDIF_CTRL_MASK      (FDIF_CTRL_MSTANDBY | FDIF_CTRL_MAX_TAGS)
+#define FDIF_CTRL_RESET     (0xau << 1)
+
+#define FD_CTRL_SRST        (1u << 0)
+#define FD_CTRL_RUN         (1u << 1)
+#define FD_CTRL_FINISH      (1u << 2)
+
+#define DCOND_MINSIZE       0x3
+#define DCOND_DIR_SHIFT     2
+#define DCOND_MASK          0xf
+
+#define STARTX_MAX          160
+#define STARTY_MAX          120
+#define ROI_MIN             20
+#define LHIT_MAX            9
+
+/* the work area header the device keeps at WKADDR (little endian) */
+#define WORK_MAGIC          0x4b574446  /* "FDWK" */
+#define WORK_VERSION        1
+#define WORK_HDR_SIZE       64
+#define WORK_FACE_SIZE      16
+#define WORK_MAX_FACES      \
+    ((OMAP4_FDIF_WORK_SIZE - WORK_HDR_SIZE) / WORK_FACE_SIZE)
+
+static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
+    [OMAP4_FDIF_FAULT_NONE] = "none",
+    [OMAP4_FDIF_FAULT_HANG] = "hang",
+    [OMAP4_FDIF_FAULT_ERR] = "err",
+    [OMAP4_FDIF_FAULT_SPURIOUS] = "spurious",
+    [OMAP4_FDIF_FAULT_DMA] = "dma",
+};
+
+struct Omap4FdifJob {
+    Omap4FdifState *s;
+    uint64_t generation;
+    struct facedet_ctx *ctx;
+    struct facedet_params params;
+    uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
+    struct facedet_face faces[FACEDET_MAX_FACES];
+    int nfaces;                 /* or -errno */
+    int64_t start_ns;
+};
+
+static void omap4_fdif_update_irq(Omap4FdifState *s)
+{
+    int j = OMAP4_FDIF_MPU_LINE;
+    bool level = (s->irq_raw[j] & s->irq_enable[j]) || s->spurious;
+
+    trace_omap4_fdif_irq(s->irq_raw[j], s->irq_enable[j], level);
+    qemu_set_irq(s->irq, level);
+}
+
+/* An event: latch it in every line's raw status. */
+static void omap4_fdif_raise(Omap4FdifState *s, uint32_t bits)
+{
+    int j;
+
+    for (j = 0; j < OMAP4_FDIF_IRQ_LINES; j++) {
+        s->irq_raw[j] |= bits;
+    }
+    omap4_fdif_update_irq(s);
+}
+
+static void omap4_fdif_error(Omap4FdifState *s, const char *why)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "%s: %s\n", TYPE_OMAP4_FDIF, why);
+    trace_omap4_fdif_error(why);
+    s->busy = false;
+    s->dnum = 0;
+    omap4_fdif_raise(s, IRQ_ERR);
+}
+
+static struct facedet_ctx *omap4_fdif_get_ctx(Omap4FdifState *s)
+{
+    GSList *pool = s->ctx_pool;
+    struct facedet_ctx *ctx;
+
+    if (pool) {
+        ctx = pool->data;
+        s->ctx_pool = g_slist_delete_link(pool, pool);
+        return ctx;
+    }
+    return facedet_ctx_new(s->model, OMAP4_FDIF_PIC_WIDTH,
+                           OMAP4_FDIF_PIC_HEIGHT);
+}
+
+static void omap4_fdif_put_job(Omap4FdifJob *job)
+{
+    Omap4FdifState *s = job->s;
+
+    s->ctx_pool = g_slist_prepend(s->ctx_pool, job->ctx);
+    g_free(job);
+}
+
+/* Drop whatever job is in flight: its worker's result will be ignored. */
+static void omap4_fdif_cancel(Omap4FdifState *s)
+{
+    if (s->busy) {
+        trace_omap4_fdif_cancel();
+    }
+    s->generation++;
+    s->busy = false;
+    s->model_done = false;
+    s->spurious = false;
+    s->spurious_done = false;
+    timer_del(&s->timer);
+    if (s->result) {
+        omap4_fdif_put_job(s->result);
+        s->result = NULL;
+    }
+}
+
+static void omap4_fdif_reset_regs(Omap4FdifState *s)
+{
+    int j;
+
+    omap4_fdif_cancel(s);
+    s->sysconfig = 0;
+    for (j = 0; j < OMAP4_FDIF_IRQ_LINES; j++) {
+        s->irq_raw[j] = 0;
+        s->irq_enable[j] = 0;
+    }
+    s->picaddr = 0;
+    s->wkaddr = 0;
+    s->fdif_ctrl = FDIF_CTRL_RESET;
+    s->jobs = 0;
+    s->fd_ctrl = 0;
+    s->dnum = 0;
+    s->dcond = 0;
+    s->startx = 0;
+    s->starty = 0;
+    s->sizex = OMAP4_FDIF_PIC_WIDTH;
+    s->sizey = OMAP4_FDIF_PIC_HEIGHT;
+    s->lhit = FACEDET_DEFAULT_LHIT;
+    memset(s->faces, 0, sizeof(s->faces));
+    omap4_fdif_update_irq(s);
+}
+
+/* Core reset (FD_CTRL.SRST): the detection core only. */
+static void omap4_fdif_core_reset(Omap4FdifState *s)
+{
+    omap4_fdif_cancel(s);
+    s->fd_ctrl = 0;
+    s->dnum = 0;
+    memset(s->faces, 0, sizeof(s->faces));
+}
+
+static uint64_t omap4_fdif_frame_ns(Omap4FdifState *s)
+{
+    uint64_t area = (uint64_t)s->sizex * s->sizey;
+
+    /* the engine's time scales with the area it scans */
+    return (uint64_t)s->frame_time_us * 1000 * area /
+           (OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT);
+}
+
+/*
+ * The work area: the engine keeps a header with a job counter there (read,
+ * then written back: the area must be mapped for both directions) and
+ * dumps the faces it found before the 35-face cap.
+ */
+static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
+{
+    const struct facedet_stats *st = facedet_ctx_stats(job->ctx);
+    const struct facedet_face *all;
+    uint8_t hdr[WORK_HDR_SIZE];
+    uint32_t runs = 0, n, i;
+    MemTxResult r;
+
+    r = dma_memory_read(&address_space_memory, s->wkaddr, hdr, sizeof(hdr),
+                        MEMTXATTRS_UNSPECIFIED);
+    if (r != MEMTX_OK) {
+        return false;
+    }
+    if (ldl_le_p(hdr) == WORK_MAGIC && ldl_le_p(hdr + 4) == WORK_VERSION) {
+        runs = ldl_le_p(hdr + 8);
+    }
+    n = facedet_ctx_candidates(job->ctx, &all);
+    n = MIN(n, WORK_MAX_FACES);
+
+    memset(hdr, 0, sizeof(hdr));
+    stl_le_p(hdr, WORK_MAGIC);
+    stl_le_p(hdr + 4, WORK_VERSION);
+    stl_le_p(hdr + 8, runs + 1);
+    stl_le_p(hdr + 12, st->scans);
+    stl_le_p(hdr + 16, st->windows);
+    stl_le_p(hdr + 20, st->raw_hits);
+    stl_le_p(hdr + 24, st->groups);
+    stl_le_p(hdr + 28, n);
+    r = dma_memory_write(&address_space_memory, s->wkaddr, hdr, sizeof(hdr),
+                         MEMTXATTRS_UNSPECIFIED);
+    for (i = 0; i < n && r == MEMTX_OK; i++) {
+        uint8_t rec[WORK_FACE_SIZE];
+
+        stw_le_p(rec, all[i].cx);
+        stw_le_p(rec + 2, all[i].cy);
+        stw_le_p(rec + 4, all[i].size);
+        stw_le_p(rec + 6, all[i].angle);
+        stw_le_p(rec + 8, all[i].confidence);
+        stw_le_p(rec + 10, 0);
+        stl_le_p(rec + 12, all[i].hits);
+        r = dma_memory_write(&address_space_memory,
+                             s->wkaddr + WORK_HDR_SIZE + i * WORK_FACE_SIZE,
+                             rec, sizeof(rec), MEMTXATTRS_UNSPECIFIED);
+    }
+    return r == MEMTX_OK;
+}
+
+/* Both the worker and the timing model are done: publish the results. */
+static void omap4_fdif_complete(Omap4FdifState *s)
+{
+    Omap4FdifJob *job = s->result;
+    int i;
+
+    s->result = NULL;
+    s->model_done = false;
+    if (s->job_fault == OMAP4_FDIF_FAULT_ERR) {
+        omap4_fdif_error(s, "injected fault: ERR");
+        goto out;
+    }
+    if (job->nfaces < 0) {
+        omap4_fdif_error(s, "detector failed");
+        goto out;
+    }
+    if (!omap4_fdif_write_work(s, job)) {
+        omap4_fdif_error(s, "DMA to the work area failed (bad WKADDR)");
+        goto out;
+    }
+    memset(s->faces, 0, sizeof(s->faces));
+    for (i = 0; i < job->nfaces; i++) {
+        const struct facedet_face *f = &job->faces[i];
+
+        s->faces[i].centerx = f->cx & 0x1ff;
+        s->faces[i].centery = f->cy & 0xff;
+        s->faces[i].confsize = MIN(f->size, 0xff) | (f->confidence & 0xf) << 8;
+        s->faces[i].angle = f->angle & 0x1ff;
+    }
+    s->dnum = job->nfaces;
+    s->busy = false;
+    s->fd_ctrl |= FD_CTRL_FINISH;
+    s->jobs++;
+    trace_omap4_fdif_finish(s->dnum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) -
+                                     job->start_ns);
+    omap4_fdif_raise(s, IRQ_FINISH);
+out:
+    omap4_fdif_put_job(job);
+}
+
+static void omap4_fdif_timer(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    if (!s->busy || s->job_fault == OMAP4_FDIF_FAULT_HANG) {
+        return;
+    }
+    if (s->job_fault == OMAP4_FDIF_FAULT_SPURIOUS && !s->spurious_done) {
+        /* an interrupt with nothing in IRQSTATUS; the job goes on */
+        s->spurious = true;
+        s->spurious_done = true;
+        omap4_fdif_update_irq(s);
+        timer_mod(&s->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  omap4_fdif_frame_ns(s));
+        return;
+    }
+    s->model_done = true;
+    if (s->result) {
+        omap4_fdif_complete(s);
+    }
+}
+
+/* Runs on a thread-pool worker, without the BQL: touches only @job. */
+static int omap4_fdif_worker(void *opaque)
+{
+    Omap4FdifJob *job = opaque;
+
+    job->nfaces = facedet_detect(job->ctx, job->picture, OMAP4_FDIF_PIC_WIDTH,
+                                 OMAP4_FDIF_PIC_HEIGHT, OMAP4_FDIF_PIC_WIDTH,
+                                 &job->params, job->faces);
+    return 0;
+}
+
+/* Back in the main loop, with the BQL. */
+static void omap4_fdif_worker_done(void *opaque, int ret)
+{
+    Omap4FdifJob *job = opaque;
+    Omap4FdifState *s = job->s;
+
+    if (job->generation != s->generation) {
+        trace_omap4_fdif_stale();
+        omap4_fdif_put_job(job);
+        return;
+    }
+    s->result = job;
+    if (s->job_fault == OMAP4_FDIF_FAULT_HANG) {
+        return;     /* held until a reset: the job never finishes */
+    }
+    if (s->model_done) {
+        omap4_fdif_complete(s);
+    }
+}
+
+static const char *omap4_fdif_check_params(Omap4FdifState *s)
+{
+    if (s->fdif_ctrl & FDIF_CTRL_MSTANDBY) {
+        return "RUN while in master standby (FDIF_CTRL.MSTANDBY)";
+    }
+    if (((s->dcond >> DCOND_DIR_SHIFT) & 3) == 3) {
+        return "reserved face direction 3 in FD_DCOND";
+    }
+    if (s->startx > STARTX_MAX || s->starty > STARTY_MAX) {
+        return "FD_STARTX > 160 or FD_STARTY > 120";
+    }
+    if (s->sizex < ROI_MIN || s->sizey < ROI_MIN ||
+        s->startx + s->sizex > OMAP4_FDIF_PIC_WIDTH ||
+        s->starty + s->sizey > OMAP4_FDIF_PIC_HEIGHT) {
+        return "region of interest outside the 320x240 picture";
+    }
+    if (s->lhit > LHIT_MAX) {
+        return "FD_LHIT > 9";
+    }
+    return NULL;
+}
+
+static uint32_t omap4_fdif_take_fault(Omap4FdifState *s)
+{
+    uint32_t fault = s->fault;
+
+    if (fault != OMAP4_FDIF_FAULT_NONE && s->fault_jobs && !--s->fault_jobs) {
+        s->fault = OMAP4_FDIF_FAULT_NONE;
+    }
+    return fault;
+}
+
+static void omap4_fdif_run(Omap4FdifState *s)
+{
+    static const unsigned int min_sizes[4] = { 20, 25, 32, 40 };
+    const char *bad;
+    Omap4FdifJob *job;
+    MemTxResult r;
+
+    if (s->busy) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "%s: RUN while a detection is running: ignored\n",
+                      TYPE_OMAP4_FDIF);
+        return;
+    }
+    trace_omap4_fdif_run(s->picaddr, s->wkaddr, s->dcond, s->startx, s->starty,
+                         s->sizex, s->sizey, s->lhit);
+    s->fd_ctrl &= ~FD_CTRL_FINISH;
+    s->dnum = 0;
+    memset(s->faces, 0, sizeof(s->faces));
+    s->job_fault = omap4_fdif_take_fault(s);
+
+    bad = omap4_fdif_check_params(s);
+    if (bad) {
+        omap4_fdif_error(s, bad);
+        return;
+    }
+    job = g_new0(Omap4FdifJob, 1);
+    job->ctx = omap4_fdif_get_ctx(s);
+    job->s = s;
+    if (!job->ctx) {
+        g_free(job);
+        omap4_fdif_error(s, "out of memory for the detector");
+        return;
+    }
+    r = dma_memory_read(&address_space_memory, s->picaddr, job->picture,
+                        sizeof(job->picture), MEMTXATTRS_UNSPECIFIED);
+    if (r != MEMTX_OK || s->job_fault == OMAP4_FDIF_FAULT_DMA) {
+        omap4_fdif_put_job(job);
+        omap4_fdif_error(s, r != MEMTX_OK ?
+                         "DMA from PICADDR failed (L3 error)" :
+                         "injected fault: picture DMA error");
+        return;
+    }
+    facedet_params_default(&job->params);
+    job->params.startx = s->startx;
+    job->params.starty = s->starty;
+    job->params.sizex = s->sizex;
+    job->params.sizey = s->sizey;
+    job->params.min_size = min_sizes[s->dcond & DCOND_MINSIZE];
+    job->params.dir = (s->dcond >> DCOND_DIR_SHIFT) & 3;
+    job->params.lhit = s->lhit;
+    job->generation = s->generation;
+    job->start_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    s->busy = true;
+    s->model_done = false;
+    s->spurious_done = false;
+    timer_mod(&s->timer, job->start_ns + omap4_fdif_frame_ns(s));
+    thread_pool_submit_aio(aio_get_thread_pool(qemu_get_aio_context()),
+                           omap4_fdif_worker, job, omap4_fdif_worker_done, job);
+}
+
+static uint64_t omap4_fdif_read(void *opaque, hwaddr addr, unsigned size)
+{
+    Omap4FdifState *s = opaque;
+    uint64_t v = 0;
+    int j;
+
+    switch (addr) {
+    case R_REVISION:
+        v = FDIF_REVISION_VALUE;
+        break;
+    case R_HWINFO:
+        v = FDIF_HWINFO_VALUE;
+        break;
+    case R_SYSCONFIG:
+        v = s->sysconfig;
+        break;
+    case R_IRQSTATUS_RAW(0) ... R_IRQENABLE_CLR(OMAP4_FDIF_IRQ_LINES - 1):
+        j = (addr - R_IRQSTATUS_RAW(0)) / 0x10;
+        switch ((addr - R_IRQSTATUS_RAW(0)) % 0x10) {
+        case 0:
+            v = s->irq_raw[j];
+            break;
+        case 4:
+            v = s->irq_raw[j] & s->irq_enable[j];
+            if (j == OMAP4_FDIF_MPU_LINE && s->spurious) {
+                /* the spurious pulse ends when the handler looks */
+                s->spurious = false;
+                omap4_fdif_update_irq(s);
+            }
+            break;
+        default:
+            v = s->irq_enable[j];
+            break;
+        }
+        break;
+    case R_PICADDR:
+        v = s->picaddr;
+        break;
+    case R_FDIF_CTRL:
+        v = s->fdif_ctrl;
+        if ((s->fdif_ctrl & FDIF_CTRL_MSTANDBY) && !s->busy) {
+            v |= FDIF_CTRL_HDSHK;
+        }
+        break;
+    case R_WKADDR:
+        v = s->wkaddr;
+        break;
+    case R_FD_CTRL:
+        v = s->fd_ctrl | (s->busy ? FD_CTRL_RUN : 0);
+        break;
+    case R_FD_DNUM:
+        v = s->dnum;
+        break;
+    case R_FD_DCOND:
+        v = s->dcond;
+        break;
+    case R_FD_STARTX:
+        v = s->startx;
+        break;
+    case R_FD_STARTY:
+        v = s->starty;
+        break;
+    case R_FD_SIZEX:
+        v = s->sizex;
+        break;
+    case R_FD_SIZEY:
+        v = s->sizey;
+        break;
+    case R_FD_LHIT:
+        v = s->lhit;
+        break;
+    case R_FD_RESULT(0) ... R_FD_RESULT_END - 1: {
+        const Omap4FdifFace *f = &s->faces[(addr - R_FD_RESULT(0)) / 0x10];
+
+        switch (addr % 0x10) {
+        case 0:
+            v = f->centerx;
+            break;
+        case 4:
+            v = f->centery;
+            break;
+        case 8:
+            v = f->confsize;
+            break;
+        default:
+            v = f->angle;
+            break;
+        }
+        break;
+    }
+    case R_EMU_ID:
+        v = EMU_ID_VALUE;
+        break;
+    case R_EMU_FRAME_TIME:
+        v = s->frame_time_us;
+        break;
+    case R_EMU_FAULT:
+        v = s->fault;
+        break;
+    case R_EMU_FAULT_JOBS:
+        v = s->fault_jobs;
+        break;
+    case R_EMU_JOBS:
+        v = s->jobs;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: read of unknown register 0x%03"
+                      HWADDR_PRIx "\n", TYPE_OMAP4_FDIF, addr);
+        break;
+    }
+    trace_omap4_fdif_read(addr, v);
+    return v;
+}
+
+/* Store @v & @mask; say so if the guest set bits outside @mask. */
+static uint32_t omap4_fdif_masked(hwaddr addr, uint64_t v, uint32_t mask)
+{
+    if (v & ~(uint64_t)mask) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: reserved bits 0x%" PRIx64
+                      " written to register 0x%03" HWADDR_PRIx ": ignored\n",
+                      TYPE_OMAP4_FDIF, v & ~(uint64_t)mask, addr);
+    }
+    return v & mask;
+}
+
+static void omap4_fdif_write_param(Omap4FdifState *s, uint32_t *reg,
+                                   hwaddr addr, uint64_t v, uint32_t mask)
+{
+    if (s->busy) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: register 0x%03" HWADDR_PRIx
+                      " written while running: ignored\n", TYPE_OMAP4_FDIF,
+                      addr);
+        return;
+    }
+    *reg = omap4_fdif_masked(addr, v, mask);
+}
+
+static void omap4_fdif_write_test(Omap4FdifState *s, hwaddr addr, uint64_t v)
+{
+    if (!s->test_regs) {
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: test register 0x%03" HWADDR_PRIx
+                      " written without test-regs=on: ignored\n",
+                      TYPE_OMAP4_FDIF, addr);
+        return;
+    }
+    switch (addr) {
+    case R_EMU_FRAME_TIME:
+        s->frame_time_us = v;
+        break;
+    case R_EMU_FAULT:
+        if (v >= OMAP4_FDIF_FAULT__MAX) {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: unknown fault %" PRIu64 "\n",
+                          TYPE_OMAP4_FDIF, v);
+            return;
+        }
+        s->fault = v;
+        break;
+    case R_EMU_FAULT_JOBS:
+        s->fault_jobs = v;
+        break;
+    }
+}
+
+static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
+                             unsigned size)
+{
+    Omap4FdifState *s = opaque;
+    int j;
+
+    trace_omap4_fdif_write(addr, v);
+    switch (addr) {
+    case R_SYSCONFIG:
+        if (v & SYSCONFIG_SOFTRESET) {
+            trace_omap4_fdif_softreset();
+            omap4_fdif_reset_regs(s);   /* SOFTRESET reads back 0: done */
+            return;
+        }
+        s->sysconfig = omap4_fdif_masked(addr, v, SYSCONFIG_MASK);
+        break;
+    case R_IRQSTATUS_RAW(0) ... R_IRQENABLE_CLR(OMAP4_FDIF_IRQ_LINES - 1):
+        j = (addr - R_IRQSTATUS_RAW(0)) / 0x10;
+        v = omap4_fdif_masked(addr, v, IRQ_MASK);
+        switch ((addr - R_IRQSTATUS_RAW(0)) % 0x10) {
+        case 0:     /* RAW: writing 1 sets the event, for software tests */
+            s->irq_raw[j] |= v;
+            break;
+        case 4:     /* STATUS: writing 1 clears */
+            s->irq_raw[j] &= ~v;
+            break;
+        case 8:
+            s->irq_enable[j] |= v;
+            break;
+        default:
+            s->irq_enable[j] &= ~v;
+            break;
+        }
+        omap4_fdif_update_irq(s);
+        break;
+    case R_PICADDR:
+    case R_WKADDR:
+        if (v & ~ADDR_MASK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %s 0x%" PRIx64 " is not 32-byte"
+                          " aligned: bits 4:0 ignored\n", TYPE_OMAP4_FDIF,
+                          addr == R_PICADDR ? "PICADDR" : "WKADDR", v);
+        }
+        omap4_fdif_write_param(s, addr == R_PICADDR ? &s->picaddr : &s->wkaddr,
+                               addr, v & ADDR_MASK, ADDR_MASK);
+        break;
+    case R_FDIF_CTRL:
+        s->fdif_ctrl = omap4_fdif_masked(addr, v & ~FDIF_CTRL_HDSHK,
+                                         FDIF_CTRL_MASK);
+        break;
+    case R_FD_CTRL:
+        omap4_fdif_masked(addr, v, FD_CTRL_SRST | FD_CTRL_RUN | FD_CTRL_FINISH);
+        if (v & FD_CTRL_SRST) {
+            trace_omap4_fdif_core_reset();
+            omap4_fdif_core_reset(s);
+            return;
+        }
+        if (v & FD_CTRL_FINISH) {
+            s->fd_ctrl &= ~FD_CTRL_FINISH;   /* acknowledge */
+        }
+        if (v & FD_CTRL_RUN) {
+            omap4_fdif_run(s);
+        }
+        break;
+    case R_FD_DCOND:
+        omap4_fdif_write_param(s, &s->dcond, addr, v, DCOND_MASK);
+        break;
+    case R_FD_STARTX:
+        omap4_fdif_write_param(s, &s->startx, addr, v, 0x1ff);
+        break;
+    case R_FD_STARTY:
+        omap4_fdif_write_param(s, &s->starty, addr, v, 0xff);
+        break;
+    case R_FD_SIZEX:
+        omap4_fdif_write_param(s, &s->sizex, addr, v, 0x1ff);
+        break;
+    case R_FD_SIZEY:
+        omap4_fdif_write_param(s, &s->sizey, addr, v, 0xff);
+        break;
+    case R_FD_LHIT:
+        omap4_fdif_write_param(s, &s->lhit, addr, v, 0xf);
+        break;
+    case R_EMU_FRAME_TIME:
+    case R_EMU_FAULT:
+    case R_EMU_FAULT_JOBS:
+        omap4_fdif_write_test(s, addr, v);
+        break;
+    case R_REVISION:
+    case R_HWINFO:
+    case R_FD_DNUM:
+    case R_FD_RESULT(0) ... R_FD_RESULT_END - 1:
+    case R_EMU_ID:
+    case R_EMU_JOBS:
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: write to read-only register 0x%03"
+                      HWADDR_PRIx "\n", TYPE_OMAP4_FDIF, addr);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: write to unknown register 0x%03"
+                      HWADDR_PRIx "\n", TYPE_OMAP4_FDIF, addr);
+        break;
+    }
+}
+
+static const MemoryRegionOps omap4_fdif_ops = {
+    .read = omap4_fdif_read,
+    .write = omap4_fdif_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
+
+static char *omap4_fdif_get_fault(Object *obj, Error **errp)
+{
+    return g_strdup(fault_names[OMAP4_FDIF(obj)->fault]);
+}
+
+static void omap4_fdif_set_fault(Object *obj, const char *value, Error **errp)
+{
+    Omap4FdifState *s = OMAP4_FDIF(obj);
+    int i;
+
+    for (i = 0; i < OMAP4_FDIF_FAULT__MAX; i++) {
+        if (!strcmp(value, fault_names[i])) {
+            s->fault = i;
+            return;
+        }
+    }
+    error_setg(errp, "fault must be none, hang, err, spurious or dma");
+}
+
+static void omap4_fdif_init(Object *obj)
+{
+    Omap4FdifState *s = OMAP4_FDIF(obj);
+
+    memory_region_init_io(&s->iomem, obj, &omap4_fdif_ops, s,
+                          TYPE_OMAP4_FDIF, OMAP4_FDIF_MMIO_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
+    sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
+    timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, omap4_fdif_timer, s);
+
+    /* settable at any time (QMP qom-set), for tests */
+    object_property_add_str(obj, "fault", omap4_fdif_get_fault,
+                            omap4_fdif_set_fault);
+    object_property_set_description(obj, "fault",
+        "fault to inject: none, hang, err, spurious or dma");
+    object_property_add_uint32_ptr(obj, "fault-jobs", &s->fault_jobs,
+                                   OBJ_PROP_FLAG_READWRITE);
+    object_property_set_description(obj, "fault-jobs",
+        "number of jobs the fault applies to (0: every job)");
+    object_property_add_uint32_ptr(obj, "jobs", &s->jobs, OBJ_PROP_FLAG_READ);
+}
+
+static void omap4_fdif_realize(DeviceState *dev, Error **errp)
+{
+    Omap4FdifState *s = OMAP4_FDIF(dev);
+    struct facedet_model *model;
+    char err[256];
+    int ret;
+
+    if (!s->model_path) {
+        s->model_path = g_strdup(FACEDET_DEFAULT_MODEL);
+    }
+    ret = facedet_model_load(s->model_path, &model, err, sizeof(err));
+    if (ret) {
+        error_setg(errp, "%s: cannot load the face model: %s",
+                   TYPE_OMAP4_FDIF, err);
+        return;
+    }
+    s->model = model;
+}
+
+static void omap4_fdif_reset(DeviceState *dev)
+{
+    omap4_fdif_reset_regs(OMAP4_FDIF(dev));
+}
+
+/* A job in flight does not migrate: start it again on the destination. */
+static int omap4_fdif_post_load(void *opaque, int version_id)
+{
+    Omap4FdifState *s = opaque;
+
+    if (s->busy) {
+        s->busy = false;
+        omap4_fdif_run(s);
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_omap4_fdif_face = {
+    .name = "omap4-fdif/face",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(centerx, Omap4FdifFace),
+        VMSTATE_UINT32(centery, Omap4FdifFace),
+        VMSTATE_UINT32(confsize, Omap4FdifFace),
+        VMSTATE_UINT32(angle, Omap4FdifFace),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const VMStateDescription vmstate_omap4_fdif = {
+    .name = TYPE_OMAP4_FDIF,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = omap4_fdif_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(sysconfig, Omap4FdifState),
+        VMSTATE_UINT32_ARRAY(irq_raw, Omap4FdifState, OMAP4_FDIF_IRQ_LINES),
+        VMSTATE_UINT32_ARRAY(irq_enable, Omap4FdifState, OMAP4_FDIF_IRQ_LINES),
+        VMSTATE_UINT32(picaddr, Omap4FdifState),
+        VMSTATE_UINT32(wkaddr, Omap4FdifState),
+        VMSTATE_UINT32(fdif_ctrl, Omap4FdifState),
+        VMSTATE_UINT32(fd_ctrl, Omap4FdifState),
+        VMSTATE_UINT32(dnum, Omap4FdifState),
+        VMSTATE_UINT32(dcond, Omap4FdifState),
+        VMSTATE_UINT32(startx, Omap4FdifState),
+        VMSTATE_UINT32(starty, Omap4FdifState),
+        VMSTATE_UINT32(sizex, Omap4FdifState),
+        VMSTATE_UINT32(sizey, Omap4FdifState),
+        VMSTATE_UINT32(lhit, Omap4FdifState),
+        VMSTATE_STRUCT_ARRAY(faces, Omap4FdifState, OMAP4_FDIF_MAX_FACES, 1,
+                             vmstate_omap4_fdif_face, Omap4FdifFace),
+        VMSTATE_BOOL(busy, Omap4FdifState),
+        VMSTATE_UINT32(job_fault, Omap4FdifState),
+        VMSTATE_UINT32(jobs, Omap4FdifState),
+        VMSTATE_UINT32(fault, Omap4FdifState),
+        VMSTATE_UINT32(fault_jobs, Omap4FdifState),
+        VMSTATE_UINT32(frame_time_us, Omap4FdifState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static Property omap4_fdif_properties[] = {
+    DEFINE_PROP_STRING("model", Omap4FdifState, model_path),
+    DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, frame_time_us, 15000),
+    DEFINE_PROP_BOOL("test-regs", Omap4FdifState, test_regs, false),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void omap4_fdif_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+
+    dc->desc = "TI OMAP4 Face Detection module (FDIF)";
+    dc->realize = omap4_fdif_realize;
+    dc->reset = omap4_fdif_reset;
+    dc->vmsd = &vmstate_omap4_fdif;
+    dc->user_creatable = true;
+    device_class_set_props(dc, omap4_fdif_properties);
+    set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+}
+
+static const TypeInfo omap4_fdif_info = {
+    .name = TYPE_OMAP4_FDIF,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(Omap4FdifState),
+    .instance_init = omap4_fdif_init,
+    .class_init = omap4_fdif_class_init,
+};
+
+static void omap4_fdif_register_types(void)
+{
+    type_register_static(&omap4_fdif_info);
+}
+
+type_init(omap4_fdif_register_types)

@@ -1,0 +1,78 @@
+/*
+ * TI OMAP4 Face Detection module (FDIF)
+ *
+ * Copyright (c) 2026 The fdif developers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_MISC_OMAP4_FDIF_H
+#define HW_MISC_OMAP4_FDIF_H
+
+#include "hw/sysbus.h"
+#include "qemu/timer.h"
+#include "qom/object.h"
+
+#define TYPE_OMAP4_FDIF "omap4-fdif"
+OBJECT_DECLARE_SIMPLE_TYPE(Omap4FdifState, OMAP4_FDIF)
+
+#define OMAP4_FDIF_MMIO_SIZE    0x1000
+#define OMAP4_FDIF_IRQ_LINES    3       /* IRQSTATUS_j for j = 0..2 */
+#define OMAP4_FDIF_MPU_LINE     2       /* the line wired to the MPU */
+#define OMAP4_FDIF_MAX_FACES    35
+#define OMAP4_FDIF_PIC_WIDTH    320
+#define OMAP4_FDIF_PIC_HEIGHT   240
+#define OMAP4_FDIF_WORK_SIZE    (52 * 1024)
+
+/* Fault injection modes (the "fault" property and EMU_FAULT register). */
+enum {
+    OMAP4_FDIF_FAULT_NONE,
+    OMAP4_FDIF_FAULT_HANG,      /* the job never finishes */
+    OMAP4_FDIF_FAULT_ERR,       /* the job ends with ERR instead of FINISH */
+    OMAP4_FDIF_FAULT_SPURIOUS,  /* an IRQ with no status bit, then FINISH */
+    OMAP4_FDIF_FAULT_DMA,       /* the picture DMA fails: ERR */
+    OMAP4_FDIF_FAULT__MAX,
+};
+
+typedef struct Omap4FdifFace {
+    uint32_t centerx, centery, confsize, angle;
+} Omap4FdifFace;
+
+typedef struct Omap4FdifJob Omap4FdifJob;
+
+struct Omap4FdifState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion iomem;
+    qemu_irq irq;
+    QEMUTimer timer;
+
+    /* registers */
+    uint32_t sysconfig;
+    uint32_t irq_raw[OMAP4_FDIF_IRQ_LINES];
+    uint32_t irq_enable[OMAP4_FDIF_IRQ_LINES];
+    uint32_t picaddr, wkaddr, fdif_ctrl, fd_ctrl;
+    uint32_t dnum, dcond, startx, starty, sizex, sizey, lhit;
+    Omap4FdifFace faces[OMAP4_FDIF_MAX_FACES];
+
+    /* job state */
+    bool busy;              /* RUN accepted, FINISH/ERR not raised yet */
+    bool model_done;        /* the timing model's time has passed */
+    bool spurious;          /* a spurious IRQ is being signalled */
+    bool spurious_done;     /* ... and was, for this job */
+    uint32_t job_fault;     /* fault mode of the running job */
+    uint32_t jobs;          /* jobs completed since reset */
+    uint64_t generation;    /* bumped by resets: stale workers are dropped */
+    Omap4FdifJob *result;   /* a finished worker's job, waiting for the model */
+    void *ctx_pool;         /* GSList of idle detector contexts */
+
+    /* properties */
+    char *model_path;
+    uint32_t frame_time_us;
+    uint32_t fault;
+    uint32_t fault_jobs;
+    bool test_regs;
+
+    void *model;            /* struct facedet_model */
+};
+
+#endif /* HW_MISC_OMAP4_FDIF_H */

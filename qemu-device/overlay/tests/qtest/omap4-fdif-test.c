@@ -1,0 +1,701 @@
+/*
+ * QTest for the TI OMAP4 Face Detection module (omap4-fdif) on -M virt
+ *
+ * The device sits on the virt platform bus: MMIO at the bus base, its
+ * interrupt on the bus's first SPI.  qtest cannot watch a sysbus IRQ line
+ * in 7.2, so the line is observed through the GIC distributor's pending
+ * bits (a level interrupt reads pending while it is asserted).
+ *
+ * FDIF_QTEST_PICTURE names a 320x240 8-bit PGM photo with faces; the
+ * detection test compares the device's answer with the host detector's on
+ * the same picture (it is skipped when the variable is unset).
+ *
+ * Copyright (c) 2026 The fdif developers
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "qapi/qmp/qdict.h"
+#include "../../hw/misc/facedet/facedet.h"
+
+#define FDIF_BASE           0x0c000000ULL   /* virt platform bus */
+#define GICD_BASE           0x08000000ULL
+#define FDIF_SPI            112             /* first platform bus SPI */
+#define FDIF_GIC_IRQ        (32 + FDIF_SPI)
+#define GICD_ISPENDR(n)     (0x200 + (n) / 32 * 4)
+
+#define PIC_ADDR            0x40100000ULL
+#define WORK_ADDR           0x40200000ULL
+#define BAD_ADDR            0x48000000ULL   /* past the 128 MiB of RAM */
+#define W                   320
+#define H                   240
+
+#define REVISION            0x000
+#define HWINFO              0x004
+#define SYSCONFIG           0x010
+#define IRQSTATUS_RAW(j)    (0x024 + (j) * 0x10)
+#define IRQSTATUS(j)        (0x028 + (j) * 0x10)
+#define IRQENABLE_SET(j)    (0x02c + (j) * 0x10)
+#define IRQENABLE_CLR(j)    (0x030 + (j) * 0x10)
+#define PICADDR             0x060
+#define FDIF_CTRL           0x064
+#define WKADDR              0x068
+#define FD_CTRL             0x080
+#define FD_DNUM             0x084
+#define FD_DCOND            0x088
+#define FD_STARTX           0x08c
+#define FD_STARTY           0x090
+#define FD_SIZEX            0x094
+#define FD_SIZEY            0x098
+#define FD_LHIT             0x09c
+#define FD_CENTERX(i)       (0x160 + (i) * 0x10)
+#define FD_CENTERY(i)       (0x164 + (i) * 0x10)
+#define FD_CONFSIZE(i)      (0x168 + (i) * 0x10)
+#define FD_ANGLE(i)         (0x16c + (i) * 0x10)
+#define EMU_ID              0xf00
+#define EMU_FRAME_TIME      0xf04
+#define EMU_FAULT           0xf08
+#define EMU_FAULT_JOBS      0xf0c
+#define EMU_JOBS            0xf10
+
+#define ERR                 (1u << 0)
+#define FINISH              (1u << 8)
+#define CTRL_SRST           (1u << 0)
+#define CTRL_RUN            (1u << 1)
+#define CTRL_FINISH         (1u << 2)
+#define MPU                 2
+
+static uint32_t rd(QTestState *qts, uint32_t reg)
+{
+    return qtest_readl(qts, FDIF_BASE + reg);
+}
+
+static void wr(QTestState *qts, uint32_t reg, uint32_t v)
+{
+    qtest_writel(qts, FDIF_BASE + reg, v);
+}
+
+static bool irq_pending(QTestState *qts)
+{
+    return qtest_readl(qts, GICD_BASE + GICD_ISPENDR(FDIF_GIC_IRQ)) &
+           (1u << (FDIF_GIC_IRQ % 32));
+}
+
+static QTestState *start(const char *opts)
+{
+    return qtest_initf("-machine virt -nodefaults "
+                       "-device omap4-fdif,id=fdif%s%s",
+                       opts ? "," : "", opts ? opts : "");
+}
+
+/* A picture to work on: the photo if we have one, else a gradient. */
+static uint8_t *load_picture(bool *real)
+{
+    const char *path = g_getenv("FDIF_QTEST_PICTURE");
+    g_autofree char *data = NULL;
+    uint8_t *pic = g_malloc(W * H);
+    gsize len;
+    int i;
+
+    *real = false;
+    if (path && g_file_get_contents(path, &data, &len, NULL)) {
+        static const char hdr[] = "P5\n320 240\n255\n";
+
+        g_assert_cmpuint(len, ==, sizeof(hdr) - 1 + W * H);
+        g_assert_cmpmem(data, sizeof(hdr) - 1, hdr, sizeof(hdr) - 1);
+        memcpy(pic, data + sizeof(hdr) - 1, W * H);
+        *real = true;
+    } else {
+        for (i = 0; i < W * H; i++) {
+            pic[i] = (i % W) * 255 / W;
+        }
+    }
+    return pic;
+}
+
+static void program(QTestState *qts, uint64_t pic, uint64_t work)
+{
+    wr(qts, PICADDR, pic);
+    wr(qts, WKADDR, work);
+    wr(qts, IRQENABLE_SET(MPU), FINISH | ERR);
+}
+
+/*
+ * Let virtual time pass (1 ms steps) while the detector runs in real time,
+ * until an event in @mask is raised; false after about 20 s of real time.
+ */
+static bool wait_event(QTestState *qts, uint32_t mask)
+{
+    int i;
+
+    for (i = 0; i < 20000; i++) {
+        if (rd(qts, IRQSTATUS_RAW(MPU)) & mask) {
+            return true;
+        }
+        qtest_clock_step(qts, 1000 * 1000);
+        g_usleep(1000);
+    }
+    return false;
+}
+
+/* Run a detection on whatever picture is at PIC_ADDR; returns the events. */
+static uint32_t run_job(QTestState *qts)
+{
+    uint32_t ev;
+
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    ev = rd(qts, IRQSTATUS(MPU));
+    wr(qts, IRQSTATUS(MPU), ev);
+    g_assert_false(irq_pending(qts));
+    return ev;
+}
+
+static void test_reset_values(void)
+{
+    QTestState *qts = start(NULL);
+
+    g_assert_cmphex(rd(qts, REVISION), ==, 0x50000201);
+    g_assert_cmphex(rd(qts, HWINFO) & 0x3f, ==, 35);
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, 0xa << 1);
+    g_assert_cmphex(rd(qts, FD_CTRL), ==, 0);
+    g_assert_cmphex(rd(qts, FD_DNUM), ==, 0);
+    g_assert_cmphex(rd(qts, FD_DCOND), ==, 0);
+    g_assert_cmphex(rd(qts, FD_STARTX), ==, 0);
+    g_assert_cmphex(rd(qts, FD_STARTY), ==, 0);
+    g_assert_cmphex(rd(qts, FD_SIZEX), ==, 320);
+    g_assert_cmphex(rd(qts, FD_SIZEY), ==, 240);
+    g_assert_cmphex(rd(qts, FD_LHIT), ==, 5);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(qts, IRQENABLE_SET(MPU)), ==, 0);
+    g_assert_cmphex(rd(qts, EMU_ID), ==, 0x46444651);
+    g_assert_cmphex(rd(qts, EMU_FRAME_TIME), ==, 15000);
+    g_assert_false(irq_pending(qts));
+
+    /* read-only registers stay put */
+    wr(qts, REVISION, 0);
+    wr(qts, FD_DNUM, 7);
+    g_assert_cmphex(rd(qts, REVISION), ==, 0x50000201);
+    g_assert_cmphex(rd(qts, FD_DNUM), ==, 0);
+    qtest_quit(qts);
+}
+
+static void test_registers(void)
+{
+    QTestState *qts = start(NULL);
+
+    /* addresses: 32-byte aligned, bits 4:0 read as 0 */
+    wr(qts, PICADDR, 0x40100013);
+    g_assert_cmphex(rd(qts, PICADDR), ==, 0x40100000);
+    wr(qts, WKADDR, 0xffffffff);
+    g_assert_cmphex(rd(qts, WKADDR), ==, 0xffffffe0);
+    /* field widths */
+    wr(qts, FD_DCOND, 0xffffffff);
+    g_assert_cmphex(rd(qts, FD_DCOND), ==, 0xf);
+    wr(qts, FD_STARTX, 0xffffffff);
+    g_assert_cmphex(rd(qts, FD_STARTX), ==, 0x1ff);
+    wr(qts, FD_SIZEY, 0xffffffff);
+    g_assert_cmphex(rd(qts, FD_SIZEY), ==, 0xff);
+    wr(qts, FD_LHIT, 0x13);
+    g_assert_cmphex(rd(qts, FD_LHIT), ==, 0x3);
+    /* FDIF_CTRL: MAX_TAGS and MSTANDBY; HDSHK acknowledges when idle */
+    wr(qts, FDIF_CTRL, 0x1f);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, 0x1f | (1 << 5));
+    wr(qts, FDIF_CTRL, 0x0a << 1);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, 0x0a << 1);
+    qtest_quit(qts);
+}
+
+static void test_soft_reset(void)
+{
+    QTestState *qts = start(NULL);
+
+    wr(qts, PICADDR, PIC_ADDR);
+    wr(qts, FD_DCOND, 0x6);
+    wr(qts, FD_LHIT, 9);
+    wr(qts, SYSCONFIG, 0x14);
+    wr(qts, IRQENABLE_SET(MPU), FINISH);
+    wr(qts, IRQSTATUS_RAW(MPU), FINISH);
+    g_assert_true(irq_pending(qts));
+
+    wr(qts, SYSCONFIG, 0x1);    /* SOFTRESET: self-clearing */
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0);
+    g_assert_cmphex(rd(qts, PICADDR), ==, 0);
+    g_assert_cmphex(rd(qts, FD_DCOND), ==, 0);
+    g_assert_cmphex(rd(qts, FD_LHIT), ==, 5);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(qts, IRQENABLE_SET(MPU)), ==, 0);
+    g_assert_false(irq_pending(qts));
+    qtest_quit(qts);
+}
+
+static void test_irq(void)
+{
+    QTestState *qts = start(NULL);
+    int j;
+
+    /* raw events latch without the line; enable gates the line */
+    wr(qts, IRQSTATUS_RAW(MPU), FINISH | ERR);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, FINISH | ERR);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, 0);
+    g_assert_false(irq_pending(qts));
+    wr(qts, IRQENABLE_SET(MPU), ERR);
+    g_assert_cmphex(rd(qts, IRQENABLE_SET(MPU)), ==, ERR);
+    g_assert_cmphex(rd(qts, IRQENABLE_CLR(MPU)), ==, ERR);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_true(irq_pending(qts));
+    wr(qts, IRQENABLE_SET(MPU), FINISH);
+    wr(qts, IRQENABLE_CLR(MPU), ERR);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_true(irq_pending(qts));
+    /* writing 1 to IRQSTATUS clears; 0 bits are left alone */
+    wr(qts, IRQSTATUS(MPU), 0);
+    g_assert_true(irq_pending(qts));
+    wr(qts, IRQSTATUS(MPU), FINISH);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, ERR);
+    g_assert_false(irq_pending(qts));
+    wr(qts, IRQSTATUS(MPU), ERR);
+
+    /* lines 0 and 1 go to other initiators, not to this interrupt */
+    for (j = 0; j < 2; j++) {
+        wr(qts, IRQENABLE_SET(j), FINISH | ERR);
+        wr(qts, IRQSTATUS_RAW(j), FINISH);
+        g_assert_cmphex(rd(qts, IRQSTATUS(j)), ==, FINISH);
+        g_assert_false(irq_pending(qts));
+        wr(qts, IRQSTATUS(j), FINISH);
+        g_assert_cmphex(rd(qts, IRQSTATUS_RAW(j)), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
+static void test_detect(void)
+{
+    struct facedet_face faces[FACEDET_MAX_FACES];
+    struct facedet_params params;
+    struct facedet_model *model;
+    struct facedet_ctx *ctx;
+    QTestState *qts;
+    char err[256];
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    uint32_t ev, n;
+    int i, expect;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_PICTURE not set");
+        g_free(pic);
+        return;
+    }
+    /* what the host detector sees in the same picture */
+    g_assert_cmpint(facedet_model_load(FACEDET_DEFAULT_MODEL, &model, err,
+                                       sizeof(err)), ==, 0);
+    ctx = facedet_ctx_new(model, W, H);
+    facedet_params_default(&params);
+    expect = facedet_detect(ctx, pic, W, H, W, &params, faces);
+    g_assert_cmpint(expect, >, 0);
+
+    qts = start(NULL);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    qtest_memset(qts, WORK_ADDR, 0, 64);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_true(irq_pending(qts));
+    ev = rd(qts, IRQSTATUS(MPU));
+    g_assert_cmphex(ev, ==, FINISH);
+    g_assert_cmphex(rd(qts, FD_CTRL), ==, CTRL_FINISH);
+
+    n = rd(qts, FD_DNUM);
+    g_test_message("device found %u faces, host %d", n, expect);
+    g_assert_cmpuint(n, ==, expect);
+    for (i = 0; i < expect; i++) {
+        uint32_t cs = rd(qts, FD_CONFSIZE(i));
+
+        g_test_message("face %d: %u,%u size %u conf %u angle %u", i,
+                       rd(qts, FD_CENTERX(i)), rd(qts, FD_CENTERY(i)),
+                       cs & 0xff, cs >> 8, rd(qts, FD_ANGLE(i)));
+        g_assert_cmpuint(rd(qts, FD_CENTERX(i)), ==, faces[i].cx);
+        g_assert_cmpuint(rd(qts, FD_CENTERY(i)), ==, faces[i].cy);
+        g_assert_cmpuint(cs & 0xff, ==, faces[i].size);
+        g_assert_cmpuint(cs >> 8, ==, faces[i].confidence);
+        g_assert_cmpuint(rd(qts, FD_ANGLE(i)), ==, faces[i].angle);
+    }
+    g_assert_cmpuint(rd(qts, FD_CENTERX(expect)), ==, 0);
+
+    /* acknowledge: the line drops, FINISH in FD_CTRL clears on write */
+    wr(qts, IRQSTATUS(MPU), ev);
+    g_assert_false(irq_pending(qts));
+    wr(qts, FD_CTRL, CTRL_FINISH);
+    g_assert_cmphex(rd(qts, FD_CTRL), ==, 0);
+
+    /* the work area: magic, version, a run counter kept across jobs */
+    g_assert_cmphex(qtest_readl(qts, WORK_ADDR), ==, 0x4b574446);
+    g_assert_cmphex(qtest_readl(qts, WORK_ADDR + 4), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, WORK_ADDR + 8), ==, 1);
+    g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 28), >=, expect);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmphex(qtest_readl(qts, WORK_ADDR + 8), ==, 2);
+
+    /* an ROI that leaves the faces out finds none */
+    wr(qts, FD_STARTX, 0);
+    wr(qts, FD_STARTY, 120);
+    wr(qts, FD_SIZEX, 320);
+    wr(qts, FD_SIZEY, 120);
+    if (faces[0].cy + faces[0].size / 2 < 120) {
+        g_assert_cmphex(run_job(qts), ==, FINISH);
+        g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    }
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 3);
+
+    qtest_quit(qts);
+    facedet_ctx_free(ctx);
+    facedet_model_free(model);
+    g_free(pic);
+}
+
+static void test_timing(void)
+{
+    QTestState *qts = start("frame-time-us=15000");
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    /* the detector is done in real time long before... */
+    qtest_clock_step(qts, 14 * 1000 * 1000);
+    g_usleep(3 * G_USEC_PER_SEC);
+    qtest_clock_step(qts, 1000);
+    /* ...the 15 ms of virtual time the engine takes */
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    qtest_clock_step(qts, 1000 * 1000);
+    g_assert_true(wait_event(qts, FINISH));
+
+    /* a quarter of the picture takes a quarter of the time */
+    wr(qts, IRQSTATUS(MPU), FINISH);
+    wr(qts, FD_SIZEX, 160);
+    wr(qts, FD_SIZEY, 120);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    qtest_clock_step(qts, 3700 * 1000);
+    g_usleep(2 * G_USEC_PER_SEC);
+    qtest_clock_step(qts, 1000);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    qtest_clock_step(qts, 100 * 1000);
+    g_assert_true(wait_event(qts, FINISH));
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+static void test_bad_dma(void)
+{
+    QTestState *qts = start(NULL);
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    /* picture outside RAM: ERR at once, nothing runs */
+    program(qts, BAD_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_true(irq_pending(qts));
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    wr(qts, IRQSTATUS(MPU), ERR);
+
+    /* work area outside RAM: ERR when the engine writes its scratch */
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    wr(qts, PICADDR, PIC_ADDR);
+    wr(qts, WKADDR, BAD_ADDR);
+    g_assert_cmphex(run_job(qts), ==, ERR);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+
+    /* and the device works again once programmed right */
+    wr(qts, WKADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+static void test_bad_params(void)
+{
+    static const struct {
+        uint32_t reg, val;
+    } bad[] = {
+        { FD_DCOND, 3 << 2 },       /* reserved direction */
+        { FD_STARTX, 161 },
+        { FD_STARTY, 121 },
+        { FD_SIZEX, 19 },
+        { FD_SIZEY, 0 },
+        { FD_LHIT, 10 },
+    };
+    QTestState *qts = start(NULL);
+    unsigned int i;
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        wr(qts, SYSCONFIG, 1);
+        program(qts, PIC_ADDR, WORK_ADDR);
+        wr(qts, bad[i].reg, bad[i].val);
+        wr(qts, FD_CTRL, CTRL_RUN);
+        g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+        g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    }
+    /* ROI running off the picture's edge */
+    wr(qts, SYSCONFIG, 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_STARTX, 160);
+    wr(qts, FD_SIZEX, 161);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    /* RUN in master standby */
+    wr(qts, SYSCONFIG, 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FDIF_CTRL, 1);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    qtest_quit(qts);
+}
+
+static void test_run_while_busy(void)
+{
+    QTestState *qts = start("frame-time-us=100000");
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    /* parameters are frozen and a second RUN is ignored while busy */
+    wr(qts, FD_LHIT, 9);
+    g_assert_cmpuint(rd(qts, FD_LHIT), ==, 5);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+    wr(qts, IRQSTATUS(MPU), FINISH);
+    /* well past a second job's time: nothing else happens */
+    qtest_clock_step(qts, 300 * 1000 * 1000);
+    g_usleep(500 * 1000);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 1);
+    qtest_quit(qts);
+}
+
+/*
+ * Start a job, discard it with @how, check that it never finishes and that
+ * a new job works.
+ */
+static void reset_mid_job(QTestState *qts, void (*how)(QTestState *qts))
+{
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    how(qts);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    qtest_clock_step(qts, 100 * 1000 * 1000);
+    g_usleep(500 * 1000);
+    qtest_clock_step(qts, 100 * 1000 * 1000);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    wr(qts, IRQSTATUS(MPU), FINISH);
+}
+
+static void by_srst(QTestState *qts)
+{
+    wr(qts, FD_CTRL, CTRL_SRST);
+}
+
+static void by_softreset(QTestState *qts)
+{
+    wr(qts, SYSCONFIG, 1);
+}
+
+static void by_system_reset(QTestState *qts)
+{
+    qtest_qmp_assert_success(qts, "{ 'execute': 'system_reset' }");
+    qtest_qmp_eventwait(qts, "RESET");
+}
+
+static void test_reset_mid_job(void)
+{
+    QTestState *qts = start(NULL);
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    reset_mid_job(qts, by_srst);
+    reset_mid_job(qts, by_softreset);
+    reset_mid_job(qts, by_system_reset);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+static void set_fault(QTestState *qts, const char *fault, int jobs)
+{
+    qtest_qmp_assert_success(qts,
+        "{ 'execute': 'qom-set', 'arguments': { 'path': '/machine/peripheral/fdif',"
+        " 'property': 'fault', 'value': %s } }", fault);
+    qtest_qmp_assert_success(qts,
+        "{ 'execute': 'qom-set', 'arguments': { 'path': '/machine/peripheral/fdif',"
+        " 'property': 'fault-jobs', 'value': %d } }", jobs);
+}
+
+static void test_fault_hang(void)
+{
+    QTestState *qts = start(NULL);
+
+    set_fault(qts, "hang", 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    qtest_clock_step(qts, 1000ULL * 1000 * 1000);
+    g_usleep(G_USEC_PER_SEC);
+    qtest_clock_step(qts, 1000ULL * 1000 * 1000);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    /* the driver's way out: core reset, then the next job is good */
+    wr(qts, FD_CTRL, CTRL_SRST);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
+static void test_fault_err(void)
+{
+    QTestState *qts = start("fault=err,fault-jobs=2");
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, ERR);
+    g_assert_cmphex(run_job(qts), ==, ERR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
+static void test_fault_spurious(void)
+{
+    QTestState *qts = start("frame-time-us=1000");
+    int i;
+
+    set_fault(qts, "spurious", 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    for (i = 0; i < 5000 && !irq_pending(qts); i++) {
+        qtest_clock_step(qts, 100 * 1000);
+        g_usleep(1000);
+    }
+    /* an interrupt with nothing to say... */
+    g_assert_true(irq_pending(qts));
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    /* ...that the handler's look ends */
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, 0);
+    g_assert_false(irq_pending(qts));
+    /* and the job still finishes */
+    g_assert_true(wait_event(qts, FINISH));
+    qtest_quit(qts);
+}
+
+static void test_fault_dma(void)
+{
+    QTestState *qts = start(NULL);
+
+    set_fault(qts, "dma", 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    wr(qts, IRQSTATUS(MPU), ERR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
+static void test_test_regs(void)
+{
+    QTestState *qts = start(NULL);
+
+    /* without test-regs=on the guest cannot inject faults */
+    wr(qts, EMU_FAULT, 2);
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 0);
+    qtest_quit(qts);
+
+    qts = start("test-regs=on");
+    wr(qts, EMU_FRAME_TIME, 0);
+    g_assert_cmpuint(rd(qts, EMU_FRAME_TIME), ==, 0);
+    wr(qts, EMU_FAULT, 99);     /* unknown: ignored */
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 0);
+    wr(qts, EMU_FAULT, 2);
+    wr(qts, EMU_FAULT_JOBS, 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, ERR);
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 0);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
+/* Run QEMU itself (no qtest) and return its exit status and stderr. */
+static int run_qemu(const char *args, char **err)
+{
+    g_autofree char *cmd = g_strdup_printf("%s -display none -nodefaults %s",
+                                           g_getenv("QTEST_QEMU_BINARY"), args);
+    g_auto(GStrv) argv = NULL;
+    int status;
+
+    g_assert_true(g_shell_parse_argv(cmd, NULL, &argv, NULL));
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, err, &status, NULL));
+    return status;
+}
+
+static void test_bad_model(void)
+{
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
+                             "-device omap4-fdif,model=/nonexistent.xml", &err),
+                    !=, 0);
+    g_test_message("%s", err);
+    g_assert_nonnull(strstr(err, "cannot load the face model"));
+}
+
+static void test_dtb(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-dtb-XXXXXX", NULL);
+    g_autofree char *dtb = g_build_filename(dir, "virt.dtb", NULL);
+    g_autofree char *args = g_strdup_printf("-machine virt,dumpdtb=%s "
+                                            "-device omap4-fdif", dtb);
+    g_autofree char *err = NULL;
+    g_autofree char *data = NULL;
+    static const char compat[] = "ti,omap4-fdif";
+    static const char node[] = "fdif@0";  /* relative to the bus ranges */
+    gsize len;
+
+    g_assert_cmpint(run_qemu(args, &err), ==, 0);
+    g_assert_true(g_file_get_contents(dtb, &data, &len, NULL));
+    g_assert_nonnull(memmem(data, len, compat, sizeof(compat)));
+    g_assert_nonnull(memmem(data, len, node, sizeof(node)));
+    unlink(dtb);
+    rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/omap4-fdif/reset-values", test_reset_values);
+    qtest_add_func("/omap4-fdif/registers", test_registers);
+    qtest_add_func("/omap4-fdif/soft-reset", test_soft_reset);
+    qtest_add_func("/omap4-fdif/irq", test_irq);
+    qtest_add_func("/omap4-fdif/detect", test_detect);
+    qtest_add_func("/omap4-fdif/timing", test_timing);
+    qtest_add_func("/omap4-fdif/bad-dma", test_bad_dma);
+    qtest_add_func("/omap4-fdif/bad-params", test_bad_params);
+    qtest_add_func("/omap4-fdif/run-while-busy", test_run_while_busy);
+    qtest_add_func("/omap4-fdif/reset-mid-job", test_reset_mid_job);
+    qtest_add_func("/omap4-fdif/fault/hang", test_fault_hang);
+    qtest_add_func("/omap4-fdif/fault/err", test_fault_err);
+    qtest_add_func("/omap4-fdif/fault/spurious", test_fault_spurious);
+    qtest_add_func("/omap4-fdif/fault/dma", test_fault_dma);
+    qtest_add_func("/omap4-fdif/test-regs", test_test_regs);
+    qtest_add_func("/omap4-fdif/bad-model", test_bad_model);
+    qtest_add_func("/omap4-fdif/dtb", test_dtb);
+
+    return g_test_run();
+}
