@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DRM accel driver for the TI OMAP4 Face Detection module (FDIF).
+ *
+ * Copyright (c) 2026 The fdif developers
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_dma_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+
+#include <uapi/drm/fdif_accel.h>
+
+#include "fdif_drv.h"
+#include "fdif_regs.h"
+
+#define FDIF_AUTOSUSPEND_MS	50
+
+static int fdif_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct fdif_device *fdev = to_fdif_device(drm);
+	struct drm_gpu_scheduler *sched = &fdev->sched;
+	struct fdif_file *ffile;
+	int ret;
+
+	ffile = kzalloc(sizeof(*ffile), GFP_KERNEL);
+	if (!ffile)
+		return -ENOMEM;
+	ffile->fdev = fdev;
+	kref_init(&ffile->refcount);
+	mutex_init(&ffile->submit_lock);
+	ret = drm_sched_entity_init(&ffile->entity, DRM_SCHED_PRIORITY_NORMAL,
+				    &sched, 1, NULL);
+	if (ret) {
+		mutex_destroy(&ffile->submit_lock);
+		kfree(ffile);
+		return ret;
+	}
+	file->driver_priv = ffile;
+	return 0;
+}
+
+static void fdif_file_release(struct kref *kref)
+{
+	struct fdif_file *ffile = container_of(kref, struct fdif_file, refcount);
+
+	mutex_destroy(&ffile->submit_lock);
+	kfree(ffile);
+}
+
+/**
+ * fdif_file_put() - drop a reference to a file's driver state
+ * @ffile: the state; jobs keep it alive after the file is closed
+ */
+void fdif_file_put(struct fdif_file *ffile)
+{
+	kref_put(&ffile->refcount, fdif_file_release);
+}
+
+static void fdif_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct fdif_file *ffile = file->driver_priv;
+
+	/* queued jobs still run; the entity waits until they reached the queue */
+	drm_sched_entity_destroy(&ffile->entity);
+	fdif_file_put(ffile);
+}
+
+static int fdif_ioctl_get_param(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct fdif_device *fdev = to_fdif_device(drm);
+	struct drm_fdif_get_param *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+
+	switch (args->param) {
+	case DRM_FDIF_PARAM_REVISION:
+		args->value = fdev->revision;
+		break;
+	case DRM_FDIF_PARAM_MAX_WIDTH:
+		args->value = FDIF_PIC_WIDTH;
+		break;
+	case DRM_FDIF_PARAM_MAX_HEIGHT:
+		args->value = FDIF_PIC_HEIGHT;
+		break;
+	case DRM_FDIF_PARAM_FORMATS:
+		args->value = BIT(DRM_FDIF_FORMAT_GREY8);
+		break;
+	case DRM_FDIF_PARAM_OBJECT_CLASSES:
+		args->value = BIT(DRM_FDIF_CLASS_FACE);
+		break;
+	case DRM_FDIF_PARAM_MAX_OBJECTS:
+		args->value = FDIF_MAX_FACES;
+		break;
+	case DRM_FDIF_PARAM_MIN_SIZES:
+		args->value = 20 | 25 << 8 | 32 << 16 | 40 << 24;
+		break;
+	case DRM_FDIF_PARAM_DIRECTIONS:
+		args->value = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
+			      BIT(DRM_FDIF_DIR_LEFT);
+		break;
+	case DRM_FDIF_PARAM_WORK_SIZE:
+		args->value = FDIF_WORK_SIZE;
+		break;
+	case DRM_FDIF_PARAM_ALIGN:
+		args->value = FDIF_ADDR_ALIGN;
+		break;
+	case DRM_FDIF_PARAM_RESULT_SIZE:
+		args->value = sizeof(struct drm_fdif_result);
+		break;
+	case DRM_FDIF_PARAM_ROI_MAX_X:
+		args->value = FDIF_ROI_MAX_X;
+		break;
+	case DRM_FDIF_PARAM_ROI_MAX_Y:
+		args->value = FDIF_ROI_MAX_Y;
+		break;
+	case DRM_FDIF_PARAM_ROI_MIN_SIZE:
+		args->value = FDIF_ROI_MIN;
+		break;
+	case DRM_FDIF_PARAM_MAX_LHIT:
+		args->value = FDIF_MAX_LHIT;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void fdif_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct fdif_file *ffile = file->driver_priv;
+
+	drm_printf(p, "drm-engine-fdif:\t%llu ns\n",
+		   (u64)atomic64_read(&ffile->busy_ns));
+	drm_printf(p, "drm-jobs-fdif:\t%llu\n", (u64)atomic64_read(&ffile->seqno));
+	drm_show_memory_stats(p, file);
+}
+
+static const struct drm_ioctl_desc fdif_ioctls[] = {
+#define FDIF_IOCTL(n, func) \
+	DRM_IOCTL_DEF_DRV(FDIF_##n, fdif_ioctl_##func, DRM_RENDER_ALLOW)
+	FDIF_IOCTL(GET_PARAM, get_param),
+	FDIF_IOCTL(BO_CREATE, bo_create),
+	FDIF_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),
+	FDIF_IOCTL(BO_WAIT, bo_wait),
+	FDIF_IOCTL(SUBMIT, submit),
+#undef FDIF_IOCTL
+};
+
+static const struct file_operations fdif_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
+
+static const struct drm_driver fdif_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
+	.open = fdif_open,
+	.postclose = fdif_postclose,
+	.gem_create_object = fdif_gem_create_object,
+	.gem_prime_import_sg_table = drm_gem_dma_prime_import_sg_table,
+	.show_fdinfo = fdif_show_fdinfo,
+	.ioctls = fdif_ioctls,
+	.num_ioctls = ARRAY_SIZE(fdif_ioctls),
+	.fops = &fdif_fops,
+	.name = "fdif",
+	.desc = "TI OMAP4 Face Detection module",
+	.major = 1,
+	.minor = 0,
+};
+
+static int fdif_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct fdif_device *fdev;
+	int ret;
+
+	fdev = devm_drm_dev_alloc(dev, &fdif_drm_driver, struct fdif_device, drm);
+	if (IS_ERR(fdev))
+		return PTR_ERR(fdev);
+	platform_set_drvdata(pdev, fdev);
+	spin_lock_init(&fdev->fence_lock);
+	spin_lock_init(&fdev->job_lock);
+
+	/* no IOMMU, 32-bit address registers */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	if (ret)
+		return dev_err_probe(dev, ret, "no 32-bit DMA\n");
+
+	fdev->regs = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(fdev->regs))
+		return PTR_ERR(fdev->regs);
+	fdev->irq = platform_get_irq(pdev, 0);
+	if (fdev->irq < 0)
+		return fdev->irq;
+
+	pm_runtime_set_autosuspend_delay(dev, FDIF_AUTOSUSPEND_MS);
+	pm_runtime_use_autosuspend(dev);
+	ret = devm_pm_runtime_enable(dev);
+	if (ret)
+		return ret;
+	ret = pm_runtime_resume_and_get(dev);
+	if (ret)
+		return ret;
+	fdev->revision = readl(fdev->regs + FDIF_REVISION);
+	pm_runtime_mark_last_busy(dev);
+	pm_runtime_put_autosuspend(dev);
+
+	ret = devm_request_irq(dev, fdev->irq, fdif_irq, 0, dev_name(dev), fdev);
+	if (ret)
+		return ret;
+
+	ret = fdif_sched_init(fdev);
+	if (ret)
+		return ret;
+
+	fdif_debugfs_init(fdev);
+	ret = drm_dev_register(&fdev->drm, 0);
+	if (ret) {
+		fdif_sched_fini(fdev);
+		return ret;
+	}
+	drm_info(&fdev->drm, "FDIF revision %08x\n", fdev->revision);
+	return 0;
+}
+
+static void fdif_remove(struct platform_device *pdev)
+{
+	struct fdif_device *fdev = platform_get_drvdata(pdev);
+
+	/* no new opens; open files keep the drm_device, but not the hardware */
+	drm_dev_unregister(&fdev->drm);
+	fdif_sched_fini(fdev);
+	pm_runtime_dont_use_autosuspend(&pdev->dev);
+}
+
+static int fdif_runtime_suspend(struct device *dev)
+{
+	struct fdif_device *fdev = dev_get_drvdata(dev);
+
+	fdif_hw_suspend(fdev);
+	return 0;
+}
+
+static int fdif_runtime_resume(struct device *dev)
+{
+	struct fdif_device *fdev = dev_get_drvdata(dev);
+
+	return fdif_hw_init(fdev);
+}
+
+static const struct dev_pm_ops fdif_pm_ops = {
+	RUNTIME_PM_OPS(fdif_runtime_suspend, fdif_runtime_resume, NULL)
+	SYSTEM_SLEEP_PM_OPS(pm_runtime_force_suspend, pm_runtime_force_resume)
+};
+
+static const struct of_device_id fdif_of_match[] = {
+	{ .compatible = "ti,omap4-fdif" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, fdif_of_match);
+
+static struct platform_driver fdif_platform_driver = {
+	.probe = fdif_probe,
+	.remove = fdif_remove,
+	.driver = {
+		.name = "fdif",
+		.of_match_table = fdif_of_match,
+		.pm = pm_ptr(&fdif_pm_ops),
+	},
+};
+module_platform_driver(fdif_platform_driver);
+
+MODULE_AUTHOR("The fdif developers");
+MODULE_DESCRIPTION("TI OMAP4 Face Detection module (FDIF) accel driver");
+MODULE_LICENSE("GPL");

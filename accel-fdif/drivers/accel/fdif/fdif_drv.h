@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Copyright (c) 2026 The fdif developers
+ */
+#ifndef __FDIF_DRV_H__
+#define __FDIF_DRV_H__
+
+#include <linux/atomic.h>
+#include <linux/irqreturn.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+
+#include <drm/drm_device.h>
+#include <drm/gpu_scheduler.h>
+
+#include "fdif_params.h"
+
+struct drm_fdif_result;
+struct fdif_job;
+
+/**
+ * struct fdif_stats - what debugfs "stats" shows
+ * @submitted: jobs queued
+ * @completed: jobs that ended with FINISH
+ * @errors: jobs that ended with ERR
+ * @timeouts: jobs the scheduler timed out
+ * @resets: soft resets after a timeout
+ * @missed_irqs: timeouts that found the job done (interrupt lost)
+ * @spurious_irqs: interrupts with no status or no job
+ * @bos: live buffer objects
+ */
+struct fdif_stats {
+	atomic64_t submitted;
+	atomic64_t completed;
+	atomic64_t errors;
+	atomic64_t timeouts;
+	atomic64_t resets;
+	atomic64_t missed_irqs;
+	atomic64_t spurious_irqs;
+	atomic_t bos;
+};
+
+/**
+ * struct fdif_device - one FDIF
+ * @drm: the DRM (accel) device
+ * @regs: its registers
+ * @irq: its interrupt
+ * @revision: REVISION, read at probe
+ * @sched: the one hardware queue
+ * @fence_context: context of the hardware fences
+ * @fence_seqno: last hardware fence seqno (serialised by the scheduler)
+ * @fence_lock: lock of the hardware fences
+ * @job_lock: protects @active between the IRQ and the timeout handler
+ * @active: the job on the hardware, or NULL
+ * @stats: counters
+ */
+struct fdif_device {
+	struct drm_device drm;
+	void __iomem *regs;
+	int irq;
+	u32 revision;
+
+	struct drm_gpu_scheduler sched;
+	u64 fence_context;
+	u64 fence_seqno;
+	spinlock_t fence_lock;	/* for the hardware fences */
+
+	spinlock_t job_lock;	/* protects @active */
+	struct fdif_job *active;
+
+	struct fdif_stats stats;
+};
+
+/**
+ * struct fdif_file - one open file
+ * @fdev: the device
+ * @refcount: the file and each of its jobs hold a reference
+ * @entity: its scheduler entity
+ * @submit_lock: keeps sequence numbers in queue order
+ * @seqno: last job sequence number
+ * @busy_ns: nanoseconds the device spent on its jobs
+ */
+struct fdif_file {
+	struct fdif_device *fdev;
+	struct kref refcount;
+	struct drm_sched_entity entity;
+	struct mutex submit_lock;	/* arm and push in seqno order */
+	atomic64_t seqno;
+	atomic64_t busy_ns;
+};
+
+static inline struct fdif_device *to_fdif_device(struct drm_device *drm)
+{
+	return container_of(drm, struct fdif_device, drm);
+}
+
+/* fdif_drv.c */
+void fdif_file_put(struct fdif_file *ffile);
+
+/* fdif_gem.c */
+struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
+					      size_t size);
+int fdif_ioctl_bo_create(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+int fdif_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+
+/* fdif_hw.c */
+int fdif_hw_init(struct fdif_device *fdev);
+void fdif_hw_suspend(struct fdif_device *fdev);
+void fdif_hw_run(struct fdif_device *fdev, u32 picaddr, u32 wkaddr,
+		 const struct fdif_hw_params *hw);
+u32 fdif_hw_take_pending(struct fdif_device *fdev);
+void fdif_hw_read_results(struct fdif_device *fdev,
+			  struct drm_fdif_result *res);
+irqreturn_t fdif_irq(int irq, void *arg);
+
+/* fdif_job.c */
+int fdif_sched_init(struct fdif_device *fdev);
+void fdif_sched_fini(struct fdif_device *fdev);
+int fdif_ioctl_submit(struct drm_device *drm, void *data,
+		      struct drm_file *file);
+void fdif_job_done(struct fdif_device *fdev, u32 events);
+
+/* fdif_debugfs.c */
+#ifdef CONFIG_DEBUG_FS
+void fdif_debugfs_init(struct fdif_device *fdev);
+#else
+static inline void fdif_debugfs_init(struct fdif_device *fdev) { }
+#endif
+
+#endif /* __FDIF_DRV_H__ */

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Jobs: the submit ioctl, the drm_sched backend (one hardware queue with
+ * room for one job, one entity per open file), completion from the
+ * interrupt, and recovery from hung jobs.
+ *
+ * Everything a job needs is allocated in the submit ioctl: run_job and the
+ * signalling path (interrupt, timeout) only program registers, copy results
+ * and signal fences.
+ *
+ * Copyright (c) 2026 The fdif developers
+ */
+
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/file.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_dma_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include <uapi/drm/fdif_accel.h>
+
+#include "fdif_drv.h"
+#include "fdif_regs.h"
+
+#define FDIF_MAX_SYNCS		64
+
+static unsigned int fdif_timeout_ms = 2000;
+module_param_named(timeout_ms, fdif_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(timeout_ms, "time a job may take before the device is reset (ms)");
+
+enum fdif_bo_role {
+	FDIF_BO_PICTURE,
+	FDIF_BO_WORK,
+	FDIF_BO_RESULT,
+	FDIF_BO_COUNT,
+};
+
+struct fdif_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;	/* for a timeline point */
+	u64 point;
+};
+
+/**
+ * struct fdif_job - one detection
+ * @base: the scheduler's job
+ * @fdev: the device
+ * @ffile: the file it came from (referenced)
+ * @bos: picture, work and result BOs (referenced)
+ * @picaddr: DMA address of the picture
+ * @wkaddr: DMA address of the work area
+ * @result: kernel address of the &struct drm_fdif_result
+ * @hw: the detection parameters
+ * @seqno: sequence number on its file
+ * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
+ * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
+ * @start: when it was started on the hardware
+ */
+struct fdif_job {
+	struct drm_sched_job base;
+	struct fdif_device *fdev;
+	struct fdif_file *ffile;
+	struct drm_gem_object *bos[FDIF_BO_COUNT];
+	u32 picaddr, wkaddr;
+	struct drm_fdif_result *result;
+	struct fdif_hw_params hw;
+	u64 seqno;
+	struct dma_fence *hw_fence;
+	bool hw_fence_init;
+	ktime_t start;
+};
+
+static struct fdif_job *to_fdif_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct fdif_job, base);
+}
+
+static const char *fdif_fence_driver_name(struct dma_fence *fence)
+{
+	return "fdif";
+}
+
+static const char *fdif_fence_timeline_name(struct dma_fence *fence)
+{
+	return "fdif-hw";
+}
+
+static const struct dma_fence_ops fdif_fence_ops = {
+	.get_driver_name = fdif_fence_driver_name,
+	.get_timeline_name = fdif_fence_timeline_name,
+};
+
+static void fdif_job_free(struct fdif_job *job)
+{
+	int i;
+
+	for (i = 0; i < FDIF_BO_COUNT; i++)
+		if (job->bos[i])
+			drm_gem_object_put(job->bos[i]);
+	if (job->hw_fence_init)
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(job->hw_fence);
+	if (job->ffile)
+		fdif_file_put(job->ffile);
+	kfree(job);
+}
+
+/*
+ * End a job: write its result header, account its time, signal its
+ * hardware fence. The job may be freed as soon as the fence signals.
+ */
+static void fdif_job_signal(struct fdif_job *job, int err)
+{
+	struct drm_fdif_result *res = job->result;
+
+	res->status = err;
+	res->seqno = job->seqno;
+	if (err)
+		res->count = 0;
+	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
+		     &job->ffile->busy_ns);
+	if (err)
+		dma_fence_set_error(job->hw_fence, err);
+	dma_fence_signal(job->hw_fence);
+}
+
+static struct fdif_job *fdif_take_active(struct fdif_device *fdev)
+{
+	struct fdif_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fdev->job_lock, flags);
+	job = fdev->active;
+	fdev->active = NULL;
+	spin_unlock_irqrestore(&fdev->job_lock, flags);
+	return job;
+}
+
+static void fdif_pm_idle(struct fdif_device *fdev)
+{
+	pm_runtime_mark_last_busy(fdev->drm.dev);
+	pm_runtime_put_autosuspend(fdev->drm.dev);
+}
+
+/**
+ * fdif_job_done() - the hardware raised FINISH or ERR for the active job
+ * @fdev: the device
+ * @events: FDIF_IRQ_* bits, already acknowledged
+ *
+ * Called from the interrupt handler, and from the timeout handler when it
+ * finds the interrupt was lost.
+ */
+void fdif_job_done(struct fdif_device *fdev, u32 events)
+{
+	struct fdif_job *job = fdif_take_active(fdev);
+
+	if (!job) {
+		atomic64_inc(&fdev->stats.spurious_irqs);
+		return;
+	}
+	if (events & FDIF_IRQ_ERR) {
+		atomic64_inc(&fdev->stats.errors);
+		fdif_job_signal(job, -EIO);
+	} else {
+		atomic64_inc(&fdev->stats.completed);
+		fdif_hw_read_results(fdev, job->result);
+		fdif_job_signal(job, 0);
+	}
+	fdif_pm_idle(fdev);
+}
+
+static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
+{
+	struct fdif_job *job = to_fdif_job(sched_job);
+	struct fdif_device *fdev = job->fdev;
+	struct dma_fence *fence = job->hw_fence;
+	int err = sched_job->s_fence->finished.error;
+
+	dma_fence_init(fence, &fdif_fence_ops, &fdev->fence_lock,
+		       fdev->fence_context, ++fdev->fence_seqno);
+	job->hw_fence_init = true;
+	job->start = ktime_get();
+
+	if (!err)
+		err = pm_runtime_resume_and_get(fdev->drm.dev);
+	if (err) {
+		/* cancelled, or the device would not wake: do not run it */
+		fdif_job_signal(job, err);
+		return dma_fence_get(fence);
+	}
+
+	spin_lock_irq(&fdev->job_lock);
+	fdev->active = job;
+	spin_unlock_irq(&fdev->job_lock);
+	fdif_hw_run(fdev, job->picaddr, job->wkaddr, &job->hw);
+	return dma_fence_get(fence);
+}
+
+static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct fdif_job *job = to_fdif_job(sched_job);
+	struct fdif_device *fdev = job->fdev;
+	bool active;
+	u32 events;
+
+	disable_irq(fdev->irq);
+	spin_lock_irq(&fdev->job_lock);
+	active = fdev->active == job;
+	spin_unlock_irq(&fdev->job_lock);
+
+	if (active) {
+		events = fdif_hw_take_pending(fdev);
+		if (events) {
+			atomic64_inc(&fdev->stats.missed_irqs);
+			drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
+			fdif_job_done(fdev, events);
+		} else {
+			atomic64_inc(&fdev->stats.timeouts);
+			atomic64_inc(&fdev->stats.resets);
+			drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
+				job->seqno);
+			fdif_hw_init(fdev);
+			fdif_take_active(fdev);
+			fdif_job_signal(job, -ETIMEDOUT);
+			fdif_pm_idle(fdev);
+		}
+	}
+	enable_irq(fdev->irq);
+
+	/* the guilty job is done: let the scheduler retire it and go on */
+	drm_sched_stop(&fdev->sched, sched_job);
+	drm_sched_start(&fdev->sched);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void fdif_free_job(struct drm_sched_job *sched_job)
+{
+	struct fdif_job *job = to_fdif_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	fdif_job_free(job);
+}
+
+static const struct drm_sched_backend_ops fdif_sched_ops = {
+	.run_job = fdif_run_job,
+	.timedout_job = fdif_timedout_job,
+	.free_job = fdif_free_job,
+};
+
+int fdif_sched_init(struct fdif_device *fdev)
+{
+	const struct drm_sched_init_args args = {
+		.ops = &fdif_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = msecs_to_jiffies(fdif_timeout_ms),
+		.name = "fdif",
+		.dev = fdev->drm.dev,
+	};
+
+	fdev->fence_context = dma_fence_context_alloc(1);
+	return drm_sched_init(&fdev->sched, &args);
+}
+
+void fdif_sched_fini(struct fdif_device *fdev)
+{
+	drm_sched_fini(&fdev->sched);
+}
+
+/*
+ * Look a BO up and check that @len bytes at @offset lie inside it, at an
+ * address the 32-bit, @align-aligned address registers can take.
+ */
+static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
+			  enum fdif_bo_role role, u32 handle, u32 offset,
+			  size_t len, u32 align, dma_addr_t *addr)
+{
+	struct drm_gem_dma_object *dma;
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_object_lookup(file, handle);
+	if (!obj)
+		return -ENOENT;
+	job->bos[role] = obj;
+	dma = to_drm_gem_dma_obj(obj);
+	if (!IS_ALIGNED(offset, align) || offset > obj->size ||
+	    len > obj->size - offset)
+		return -EINVAL;
+	*addr = dma->dma_addr + offset;
+	if (*addr + len - 1 > U32_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
+			   const struct drm_fdif_submit *args)
+{
+	struct drm_gem_dma_object *res;
+	dma_addr_t addr;
+	int ret;
+
+	ret = fdif_lookup_bo(file, job, FDIF_BO_PICTURE, args->picture_handle,
+			     args->picture_offset,
+			     (size_t)args->stride * args->height,
+			     FDIF_ADDR_ALIGN, &addr);
+	if (ret)
+		return ret;
+	job->picaddr = addr;
+	ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
+			     args->work_offset, FDIF_WORK_SIZE, FDIF_ADDR_ALIGN,
+			     &addr);
+	if (ret)
+		return ret;
+	job->wkaddr = addr;
+	ret = fdif_lookup_bo(file, job, FDIF_BO_RESULT, args->result_handle,
+			     args->result_offset, sizeof(struct drm_fdif_result),
+			     8, &addr);
+	if (ret)
+		return ret;
+	/* the kernel writes the result: it must be one of our own BOs */
+	res = to_drm_gem_dma_obj(job->bos[FDIF_BO_RESULT]);
+	if (!res->vaddr || job->bos[FDIF_BO_RESULT]->import_attach)
+		return -EINVAL;
+	job->result = res->vaddr + args->result_offset;
+	return 0;
+}
+
+static int fdif_copy_in_syncs(struct drm_file *file, struct fdif_job *job,
+			      const struct drm_fdif_submit *args)
+{
+	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->in_syncs);
+	struct drm_fdif_sync s;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->in_sync_count; i++) {
+		if (copy_from_user(&s, uptr + i, sizeof(s)))
+			return -EFAULT;
+		if (s.flags)
+			return -EINVAL;
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   s.handle, s.point);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void fdif_out_syncs_free(struct fdif_out_sync *out, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (out[i].syncobj)
+			drm_syncobj_put(out[i].syncobj);
+		dma_fence_chain_free(out[i].chain);
+	}
+	kvfree(out);
+}
+
+static struct fdif_out_sync *fdif_copy_out_syncs(struct drm_file *file,
+						 const struct drm_fdif_submit *args)
+{
+	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->out_syncs);
+	struct fdif_out_sync *out;
+	struct drm_fdif_sync s;
+	int ret = 0;
+	u32 i;
+
+	out = kvcalloc(args->out_sync_count, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < args->out_sync_count; i++) {
+		if (copy_from_user(&s, uptr + i, sizeof(s))) {
+			ret = -EFAULT;
+			break;
+		}
+		if (s.flags) {
+			ret = -EINVAL;
+			break;
+		}
+		out[i].syncobj = drm_syncobj_find(file, s.handle);
+		if (!out[i].syncobj) {
+			ret = -ENOENT;
+			break;
+		}
+		out[i].point = s.point;
+		if (s.point) {
+			out[i].chain = dma_fence_chain_alloc();
+			if (!out[i].chain) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+	}
+	if (ret) {
+		fdif_out_syncs_free(out, args->out_sync_count);
+		return ERR_PTR(ret);
+	}
+	return out;
+}
+
+static void fdif_signal_out_syncs(struct fdif_out_sync *out, u32 count,
+				  struct dma_fence *fence)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (out[i].chain) {
+			drm_syncobj_add_point(out[i].syncobj, out[i].chain,
+					      fence, out[i].point);
+			out[i].chain = NULL;	/* consumed */
+		} else {
+			drm_syncobj_replace_fence(out[i].syncobj, fence);
+		}
+	}
+}
+
+/* The job's BOs without duplicates (one BO may play several roles). */
+static int fdif_unique_bos(struct fdif_job *job, struct drm_gem_object **objs,
+			   bool *write)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < FDIF_BO_COUNT; i++) {
+		for (j = 0; j < n; j++)
+			if (objs[j] == job->bos[i])
+				break;
+		if (j == n) {
+			objs[n] = job->bos[i];
+			write[n++] = false;
+		}
+		/* the device reads the picture, writes work area and result */
+		if (i != FDIF_BO_PICTURE)
+			write[j] = true;
+	}
+	return n;
+}
+
+int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct fdif_device *fdev = to_fdif_device(drm);
+	struct fdif_file *ffile = file->driver_priv;
+	struct drm_fdif_submit *args = data;
+	struct drm_gem_object *objs[FDIF_BO_COUNT];
+	bool write[FDIF_BO_COUNT];
+	struct fdif_out_sync *out = NULL;
+	struct ww_acquire_ctx ctx;
+	struct sync_file *sync_file = NULL;
+	struct dma_fence *done;
+	struct fdif_job *job;
+	int ret, i, n, fd = -1;
+
+	ret = fdif_params_check(args);
+	if (ret)
+		return ret;
+	if (args->in_sync_count > FDIF_MAX_SYNCS ||
+	    args->out_sync_count > FDIF_MAX_SYNCS)
+		return -EINVAL;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence) {
+		kfree(job);
+		return -ENOMEM;
+	}
+	job->fdev = fdev;
+	kref_get(&ffile->refcount);
+	job->ffile = ffile;
+	fdif_params_pack(args, &job->hw);
+
+	ret = fdif_lookup_bos(file, job, args);
+	if (ret)
+		goto err_free;
+
+	ret = drm_sched_job_init(&job->base, &ffile->entity, 1, ffile,
+				 file->client_id);
+	if (ret)
+		goto err_free;
+
+	ret = fdif_copy_in_syncs(file, job, args);
+	if (ret)
+		goto err_cleanup;
+	if (args->out_sync_count) {
+		out = fdif_copy_out_syncs(file, args);
+		if (IS_ERR(out)) {
+			ret = PTR_ERR(out);
+			out = NULL;
+			goto err_cleanup;
+		}
+	}
+	if (args->flags & DRM_FDIF_SUBMIT_FENCE_FD_OUT) {
+		fd = get_unused_fd_flags(O_CLOEXEC);
+		if (fd < 0) {
+			ret = fd;
+			goto err_cleanup;
+		}
+	}
+
+	n = fdif_unique_bos(job, objs, write);
+	ret = drm_gem_lock_reservations(objs, n, &ctx);
+	if (ret)
+		goto err_cleanup;
+	for (i = 0; i < n; i++) {
+		ret = dma_resv_reserve_fences(objs[i]->resv, 1);
+		if (!ret)
+			ret = drm_sched_job_add_implicit_dependencies(&job->base,
+								      objs[i],
+								      write[i]);
+		if (ret)
+			goto err_unlock;
+	}
+
+	mutex_lock(&ffile->submit_lock);
+	drm_sched_job_arm(&job->base);
+	done = dma_fence_get(&job->base.s_fence->finished);
+	job->seqno = atomic64_inc_return(&ffile->seqno);
+	for (i = 0; i < n; i++)
+		dma_resv_add_fence(objs[i]->resv, done, write[i] ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	atomic64_inc(&fdev->stats.submitted);
+	args->seqno = job->seqno;
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ffile->submit_lock);
+	drm_gem_unlock_reservations(objs, n, &ctx);
+
+	if (out) {
+		fdif_signal_out_syncs(out, args->out_sync_count, done);
+		fdif_out_syncs_free(out, args->out_sync_count);
+	}
+	ret = 0;
+	if (fd >= 0) {
+		/* the job is queued either way; only the fd can fail here */
+		sync_file = sync_file_create(done);
+		if (sync_file) {
+			fd_install(fd, sync_file->file);
+			args->fence_fd = fd;
+		} else {
+			put_unused_fd(fd);
+			ret = -ENOMEM;
+		}
+	}
+	dma_fence_put(done);
+	return ret;
+
+err_unlock:
+	drm_gem_unlock_reservations(objs, n, &ctx);
+err_cleanup:
+	if (fd >= 0)
+		put_unused_fd(fd);
+	if (out)
+		fdif_out_syncs_free(out, args->out_sync_count);
+	drm_sched_job_cleanup(&job->base);
+err_free:
+	fdif_job_free(job);
+	return ret;
+}

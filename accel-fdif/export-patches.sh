@@ -1,0 +1,138 @@
+#!/bin/bash
+# Export the driver as a `git am`-able patch series on top of the pristine
+# Debian linux-source-6.12 tree.
+#
+#   export-patches.sh [OUTDIR]     (default: build/accel-fdif-patches)
+#
+# The pristine tree is unpacked and committed once into
+# $FDIF_CACHE/kernel/pristine-<ver> (a git repository); each export builds
+# a fresh branch there, one commit per logical step, and runs
+# `git format-patch`. It then checks the series with `git am` on a clean
+# checkout and with scripts/checkpatch.pl --strict.
+. "$(dirname "$0")/../scripts/lib.sh"
+
+KDIR="$FDIF_ROOT/accel-fdif"
+out="${1:-$FDIF_ROOT/build/accel-fdif-patches}"
+apt_ensure linux-source-6.12 git xz-utils python3
+ver="$(dpkg-query -W -f='${Version}' linux-source-6.12)"
+repo="$FDIF_CACHE/kernel/pristine-$ver"
+git_() { git -C "$repo" -c user.name="$(git -C "$FDIF_ROOT" config user.name || echo fdif)" \
+	-c user.email="$(git -C "$FDIF_ROOT" config user.email || echo fdif@localhost)" "$@"; }
+
+if [ ! -f "$repo/.fdif-ready" ]; then
+	progress "unpacking and committing the pristine tree (once, ~2 min)"
+	rm -rf "$repo" && mkdir -p "$repo"
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$repo" --strip-components=1
+	git_ init -q -b pristine
+	git_ add -A >/dev/null
+	git_ commit -q -m "Debian linux-source-6.12 $ver"
+	touch "$repo/.git/fdif-ready" "$repo/.fdif-ready"
+	echo ".fdif-ready" >> "$repo/.git/info/exclude"
+fi
+
+git_ checkout -q -f pristine
+git_ branch -q -D fdif 2>/dev/null || true
+git_ checkout -q -b fdif
+
+commit() { # commit SUBJECT BODY PATH...
+	local subject=$1 body=$2
+	shift 2
+	git_ add "$@"
+	git_ commit -q -s -m "$subject" -m "$body"
+}
+
+cp -r "$KDIR/include/." "$repo/include/"
+commit "accel/fdif: add the uAPI header" \
+"The uAPI of the TI OMAP4 Face Detection module driver: capability queries,
+contiguous buffer objects, and detection jobs with syncobj and sync_file
+fences whose results the kernel writes into a result buffer. Every field
+is named and sized for hardware that can do more than OMAP4's 320x240 grey
+faces: formats, geometry and object class are part of each submission." \
+	include/uapi/drm/fdif_accel.h
+
+mkdir -p "$repo/Documentation/devicetree/bindings/accel"
+cp "$KDIR/Documentation/devicetree/bindings/accel/ti,omap4-fdif.yaml" \
+	"$repo/Documentation/devicetree/bindings/accel/"
+commit "dt-bindings: accel: add the TI OMAP4 Face Detection module" \
+"The FDIF of OMAP4 finds faces in pictures in memory; describe its register
+window and its interrupt towards the MPU." \
+	Documentation/devicetree/bindings/accel/ti,omap4-fdif.yaml
+
+cp -r "$KDIR/drivers/." "$repo/drivers/"
+patch -d "$repo" -p1 --quiet < "$KDIR/patches/0001-accel-hook-up-the-fdif-driver.patch"
+commit "accel/fdif: add the TI OMAP4 Face Detection module driver" \
+"A DRM accel driver for the FDIF: GEM DMA buffer objects below 4 GiB, a
+submit ioctl that validates every handle, offset and size and runs jobs
+through drm_sched (one hardware queue, one entity per file), completion
+from the interrupt, recovery of hung jobs by soft reset, runtime PM with
+autosuspend, fdinfo and debugfs. KUnit covers parameter validation and
+register packing." \
+	drivers/accel/fdif drivers/accel/Kconfig drivers/accel/Makefile
+
+mkdir -p "$repo/Documentation/accel/fdif"
+cp "$KDIR/Documentation/accel/fdif/index.rst" "$repo/Documentation/accel/fdif/"
+python3 - "$repo/Documentation/accel/index.rst" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+if "fdif/index" not in s:
+    s = s.replace("   amdxdna/index\n", "   amdxdna/index\n   fdif/index\n", 1) \
+        if "amdxdna/index" in s else s.replace("   qaic/index\n", "   fdif/index\n   qaic/index\n", 1)
+open(p, "w").write(s)
+PY
+commit "Documentation/accel: document the fdif driver" \
+"How the FDIF is exposed, its uAPI, fdinfo keys and debugfs files." \
+	Documentation/accel/fdif/index.rst Documentation/accel/index.rst
+
+python3 - "$repo/MAINTAINERS" "$(git -C "$FDIF_ROOT" config user.name || echo fdif)" \
+	"$(git -C "$FDIF_ROOT" config user.email || echo fdif@localhost)" <<'PY'
+import sys
+p, name, mail = sys.argv[1:4]
+s = open(p).read()
+entry = ("DRM ACCEL DRIVER FOR TI OMAP4 FACE DETECTION MODULE (FDIF)\n"
+         "M:\t%s <%s>\n"
+         "L:\tdri-devel@lists.freedesktop.org\n"
+         "S:\tMaintained\n"
+         "F:\tDocumentation/accel/fdif/\n"
+         "F:\tDocumentation/devicetree/bindings/accel/ti,omap4-fdif.yaml\n"
+         "F:\tdrivers/accel/fdif/\n"
+         "F:\tinclude/uapi/drm/fdif_accel.h\n\n") % (name, mail)
+anchor = "DRM ACCEL DRIVERS FOR INTEL VPU"
+i = s.index(anchor)
+open(p, "w").write(s[:i] + entry + s[i:])
+PY
+commit "MAINTAINERS: add an entry for accel/fdif" "Who looks after the FDIF driver." MAINTAINERS
+
+python3 - "$repo/arch/arm/boot/dts/ti/omap/omap4-l4.dtsi" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = ("\t\t\tranges = <0x0 0xa000 0x1000>;\n\n"
+       "\t\t\t/* No child device binding or driver in mainline */\n")
+new = ("\t\t\tranges = <0x0 0xa000 0x1000>;\n\n"
+       "\t\t\tfdif: fdif@0 {\n"
+       "\t\t\t\tcompatible = \"ti,omap4-fdif\";\n"
+       "\t\t\t\treg = <0x0 0x1000>;\n"
+       "\t\t\t\tinterrupts = <GIC_SPI 69 IRQ_TYPE_LEVEL_HIGH>;\n"
+       "\t\t\t};\n")
+assert s.count(old) == 1, "FDIF target-module not found"
+open(p, "w").write(s.replace(old, new))
+PY
+commit "ARM: dts: omap4: add the Face Detection module" \
+"The FDIF target module at 0x4a10a000 had no child node: describe the FDIF
+itself, with its MPU interrupt (69), so its driver binds." \
+	arch/arm/boot/dts/ti/omap/omap4-l4.dtsi
+
+rm -rf "$out" && mkdir -p "$out"
+git_ format-patch -q --cover-letter -o "$out" pristine..fdif
+progress "checking that the series applies with git am"
+git_ checkout -q -f pristine
+git_ branch -q -D fdif-am 2>/dev/null || true
+git_ checkout -q -b fdif-am
+git_ am -q "$out"/0*.patch || die "git am failed"
+git_ diff --quiet fdif fdif-am || die "git am result differs from the exported branch"
+git_ checkout -q -f pristine
+progress "checkpatch --strict"
+(cd "$repo" && ./scripts/checkpatch.pl --strict --no-tree --ignore FILE_PATH_CHANGES \
+	"$out"/0*.patch) | tail -15 >&2 || true
+ls "$out"/*.patch
