@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/* IGT-style test: buffer objects (create, mmap, PRIME, wait). */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fdif_test.h"
+
+FIXTURE(dev) {
+	int fd;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(dev, create_bo_zero_bytes)
+{
+	uint32_t h;
+
+	EXPECT_EQ(-EINVAL, fdif_bo_create(self->fd, 0, &h));
+}
+
+TEST_F(dev, create_bo_sizes)
+{
+	static const size_t sizes[] = { 1, 4095, 4096, 4097, FDIF_PIC_SIZE,
+					1 << 20, 64 << 20 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct fdif_bo bo;
+
+		ASSERT_EQ(0, fdif_bo_new(self->fd, sizes[i], &bo)) TH_LOG("size %zu", sizes[i]);
+		((volatile char *)bo.map)[sizes[i] - 1] = 1;
+		fdif_bo_free(self->fd, &bo);
+	}
+}
+
+TEST_F(dev, create_bo_zeroed)
+{
+	struct fdif_bo bo;
+	size_t i;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, fdif_bo_new(self->fd, 1 << 20, &bo));
+		for (i = 0; i < bo.size; i++)
+			ASSERT_EQ(0, ((unsigned char *)bo.map)[i]) TH_LOG("byte %zu", i);
+		memset(bo.map, 0xa5, bo.size);	/* the next BO must not see this */
+		fdif_bo_free(self->fd, &bo);
+	}
+}
+
+TEST_F(dev, create_bo_bad_flags)
+{
+	struct drm_fdif_bo_create c = { .size = 4096, .flags = 1 };
+
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_CREATE, &c));
+	c.flags = 0;
+	c.pad = 1;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_CREATE, &c));
+	c.pad = 0;
+	c.pad2 = 1;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_CREATE, &c));
+}
+
+TEST_F(dev, create_bo_huge)
+{
+	uint32_t h;
+
+	EXPECT_EQ(-EINVAL, fdif_bo_create(self->fd, (64 << 20) + 1, &h));
+	EXPECT_EQ(-EINVAL, fdif_bo_create(self->fd, 1ull << 40, &h));
+	EXPECT_EQ(-EINVAL, fdif_bo_create(self->fd, ~0ull, &h));
+}
+
+TEST_F(dev, mmap_bad_handle)
+{
+	uint64_t off;
+
+	EXPECT_EQ(-ENOENT, fdif_bo_mmap_offset(self->fd, 0, &off));
+	EXPECT_EQ(-ENOENT, fdif_bo_mmap_offset(self->fd, 12345, &off));
+}
+
+TEST_F(dev, mmap_bad_pad)
+{
+	struct drm_fdif_bo_mmap_offset m = { .pad = 1 };
+
+	ASSERT_EQ(0, fdif_bo_create(self->fd, 4096, &m.handle));
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m));
+}
+
+TEST_F(dev, mmap_roundtrip)
+{
+	struct fdif_bo bo;
+	uint64_t off;
+	uint32_t *second;
+	size_t i;
+
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 3 * 4096, &bo));
+	for (i = 0; i < bo.size / 4; i++)
+		((uint32_t *)bo.map)[i] = 0x12345678 ^ (uint32_t)i;
+	ASSERT_EQ(0, fdif_bo_mmap_offset(self->fd, bo.handle, &off));
+	second = mmap(NULL, bo.size, PROT_READ, MAP_SHARED, self->fd, off);
+	ASSERT_NE(MAP_FAILED, second);
+	for (i = 0; i < bo.size / 4; i++)
+		ASSERT_EQ(0x12345678 ^ (uint32_t)i, second[i]);
+	munmap(second, bo.size);
+	/* a mapping larger than the BO is refused */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, bo.size + 4096, PROT_READ, MAP_SHARED,
+				   self->fd, off));
+	fdif_bo_free(self->fd, &bo);
+}
+
+TEST_F(dev, mmap_prime_imported)
+{
+	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	struct drm_prime_handle imp = { 0 };
+	struct fdif_bo bo;
+	uint64_t off;
+	char *map;
+	int fd2;
+
+	fd2 = fdif_open();
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 4096, &bo));
+	strcpy(bo.map, "shared through PRIME");
+	exp.handle = bo.handle;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, fdif_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	ASSERT_EQ(0, fdif_bo_mmap_offset(fd2, imp.handle, &off));
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, off);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_STREQ("shared through PRIME", map);
+	munmap(map, 4096);
+	close(exp.fd);
+	fdif_bo_free(self->fd, &bo);
+	close(fd2);
+}
+
+TEST_F(dev, bo_wait_idle)
+{
+	uint32_t h;
+
+	ASSERT_EQ(0, fdif_bo_create(self->fd, 4096, &h));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, 0));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, 1000000));
+}
+
+TEST_F(dev, bo_wait_bad_handle)
+{
+	struct drm_fdif_bo_wait w = { .handle = 4242 };
+
+	EXPECT_EQ(-ENOENT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
+	ASSERT_EQ(0, fdif_bo_create(self->fd, 4096, &w.handle));
+	w.flags = 1;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
+	w.flags = 0;
+	w.timeout_ns = -1;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
+}
+
+TEST_F(dev, bo_wait_busy)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_submit_init(&s, &j);
+	ASSERT_EQ(0, fdif_submit(self->fd, &s));
+	/* a job takes at least the device's frame time (15 ms) */
+	EXPECT_EQ(-EBUSY, fdif_bo_wait(self->fd, j.result.handle, 0));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 10000000000ll));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
+	fdif_job_bos_free(self->fd, &j);
+}
+
+TEST_HARNESS_MAIN

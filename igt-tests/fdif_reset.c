@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * IGT-style test: recovery from device faults, injected through the
+ * emulated FDIF's test registers (QEMU -device omap4-fdif,test-regs=on).
+ * The driver must be loaded with a short timeout_ms for the hang cases.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/sync_file.h>
+
+#include "kselftest_harness.h"
+#include "fdif_test.h"
+
+#define WAIT_NS		30000000000ll
+
+FIXTURE(fault) {
+	int fd;
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+};
+
+FIXTURE_SETUP(fault)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
+	fdif_submit_init(&self->s, &self->j);
+	self->s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+	if (self->fd < 0)
+		return;
+	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	fdif_job_bos_free(self->fd, &self->j);
+	close(self->fd);
+}
+
+/* Submit the fixture's job and return its fence status (1 or -errno). */
+static int run_job(int fd, struct drm_fdif_submit *s)
+{
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = { .num_fences = 1,
+				       .sync_fence_info = (uintptr_t)&info };
+	struct pollfd p = { .events = POLLIN };
+	int ret = fdif_submit(fd, s);
+
+	if (ret)
+		return ret;
+	p.fd = s->fence_fd;
+	if (poll(&p, 1, WAIT_NS / 1000000) != 1)
+		ret = -ETIME;
+	else if (ioctl(p.fd, SYNC_IOC_FILE_INFO, &file))
+		ret = -errno;
+	else
+		ret = file.status;
+	close(p.fd);
+	return ret;
+}
+
+static void check_good_job(struct __test_metadata *_metadata, int fd,
+			   struct fdif_job_bos *j, struct drm_fdif_submit *s)
+{
+	struct drm_fdif_result *r = j->result.map;
+
+	ASSERT_EQ(1, run_job(fd, s));
+	EXPECT_EQ(0, r->status);
+	EXPECT_EQ(1, r->count);
+}
+
+TEST_F(fault, hang)
+{
+	struct drm_fdif_result *r = self->j.result.map;
+
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
+	EXPECT_EQ(-ETIMEDOUT, run_job(self->fd, &self->s));
+	EXPECT_EQ(-ETIMEDOUT, r->status);
+	EXPECT_EQ(0, r->count);
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+}
+
+TEST_F(fault, hang_other_clients_unaffected)
+{
+	struct fdif_job_bos j2;
+	struct drm_fdif_submit s2;
+	int fd2 = fdif_open();
+
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd2, &j2));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j2.pic.map));
+	fdif_submit_init(&s2, &j2);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
+	/* the hanging job first, then another client's job behind it */
+	ASSERT_EQ(0, fdif_submit(self->fd, &self->s));
+	ASSERT_EQ(0, fdif_submit(fd2, &s2));
+	ASSERT_EQ(0, fdif_bo_wait(fd2, j2.result.handle, WAIT_NS));
+	EXPECT_EQ(0, ((struct drm_fdif_result *)j2.result.map)->status);
+	EXPECT_EQ(1, ((struct drm_fdif_result *)j2.result.map)->count);
+	ASSERT_EQ(0, fdif_bo_wait(self->fd, self->j.result.handle, WAIT_NS));
+	EXPECT_EQ(-ETIMEDOUT, ((struct drm_fdif_result *)self->j.result.map)->status);
+	close(self->s.fence_fd);
+	fdif_job_bos_free(fd2, &j2);
+	close(fd2);
+}
+
+TEST_F(fault, error_irq)
+{
+	struct drm_fdif_result *r = self->j.result.map;
+
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_ERR, 1));
+	EXPECT_EQ(-EIO, run_job(self->fd, &self->s));
+	EXPECT_EQ(-EIO, r->status);
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+}
+
+TEST_F(fault, dma_error)
+{
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_DMA, 1));
+	EXPECT_EQ(-EIO, run_job(self->fd, &self->s));
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+}
+
+TEST_F(fault, spurious_irq)
+{
+	/* an interrupt with no status: ignored, and the job still finishes */
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_SPURIOUS, 1));
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,104 @@
+#!/bin/bash
+# Boot the fdif test guest in QEMU and turn what it reports into results.
+#
+#   run-guest.sh [--debug-kernel] [--timeout S] [--share DIR] [--cmd CMD]
+#                [--device-opts OPTS] [--out DIR]
+#
+# Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
+# patched QEMU, the arm64 tests and an initramfs; boots -M virt with the
+# emulated FDIF; streams the console; enforces a timeout. Without --cmd it
+# runs KUnit and every uAPI test and writes TAP files into --out (default
+# build/guest), failing if the guest splats, hangs or does not finish.
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+timeout_s=1200 share= cmd= debug= devopts="test-regs=on" out="$FDIF_ROOT/build/guest"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--debug-kernel) debug=--debug ;;
+	--timeout) timeout_s=$2; shift ;;
+	--share) share=$2; shift ;;
+	--cmd) cmd=$2; shift ;;
+	--device-opts) devopts=$2; shift ;;
+	--out) out=$2; shift ;;
+	*) die "run-guest.sh: unknown option $1" ;;
+	esac
+	shift
+done
+
+GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip)
+apt_ensure "${GUEST_PKGS[@]}"
+
+kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
+qbuild="$("$FDIF_ROOT/qemu-device/build.sh")"
+ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
+mkdir -p "$out"
+
+# busybox for arm64 from Debian, cached
+busybox_deb() {
+	local dir="$FDIF_CACHE/guest" deb
+	mkdir -p "$dir"
+	deb="$(ls "$dir"/busybox-static_*_arm64.deb 2>/dev/null | head -1)"
+	if [ -z "$deb" ]; then
+		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+			progress "enabling the arm64 architecture in dpkg (for guest packages)"
+			as_root dpkg --add-architecture arm64
+			as_root apt-get update -qq
+		fi
+		progress "downloading busybox-static:arm64"
+		(cd "$dir" && chmod 0777 . && apt-get download -qq busybox-static:arm64) >/dev/null 2>&1 ||
+			die "cannot download busybox-static:arm64"
+		deb="$(ls "$dir"/busybox-static_*_arm64.deb | head -1)"
+	fi
+	echo "$deb"
+}
+
+progress "building the in-guest tests (arm64, static)"
+tb="$FDIF_ROOT/build/igt-arm64"
+if [ ! -f "$tb/build.ninja" ]; then
+	meson setup "$tb" "$FDIF_ROOT/igt-tests" \
+		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" \
+		-Dkernel_headers="$kbuild/usr/include" \
+		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+fi
+ninja -C "$tb" >/dev/null || ninja -C "$tb"
+
+progress "packing the initramfs"
+root="$FDIF_ROOT/build/guest-root"
+rm -rf "$root" && mkdir -p "$root"/{bin,lib/modules,tests,data,proc,sys,dev,tmp,mnt}
+dpkg -x "$(busybox_deb)" "$root/pkg"
+cp "$root/pkg/bin/busybox" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+rm -rf "$root/pkg"
+cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
+make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+for t in "$tb"/fdif_*; do
+	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
+done
+fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
+cp "$fx/astronaut.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" "$fx/lfw-15.pgm" "$root/data/"
+initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
+
+append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000"
+[ -n "$cmd" ] && append+=" fdif.cmd=$(printf '%s' "$cmd" | sed 's/ /\\x20/g')"
+qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic
+	-serial stdio -no-reboot
+	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"
+	-append "$append"
+	-device "omap4-fdif${devopts:+,$devopts}")
+if [ -n "$share" ]; then
+	qemu_args+=(-fsdev "local,id=share,path=$share,security_model=none"
+		-device "virtio-9p-device,fsdev=share,mount_tag=fdifshare")
+fi
+
+progress "booting the guest (timeout ${timeout_s}s)"
+log="$out/console.log"
+set +e
+timeout --foreground "$timeout_s" "$qbuild/qemu-system-aarch64" "${qemu_args[@]}" \
+	</dev/null 2>&1 | tee "$log" | sed -n 's/^@@FDIF-/[guest] /p; /^\(not \)\?ok /p' >&2
+qrc=${PIPESTATUS[0]}
+set -e
+[ "$qrc" -eq 124 ] && echo "@@FDIF-ERROR timeout after ${timeout_s}s" >> "$log"
+
+exec /usr/bin/python3 "$FDIF_ROOT/igt-tests/harness/parse-console.py" "$log" "$out"

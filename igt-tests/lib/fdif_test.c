@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fdif_test.h"
+
+/* The emulated FDIF on -M virt: the platform bus's first device. */
+#define EMU_BASE		0x0c000000UL
+#define EMU_ID			0xf00
+#define EMU_FAULT		0xf08
+#define EMU_FAULT_JOBS		0xf0c
+#define EMU_ID_VALUE		0x46444651u
+
+int fdif_ioctl(int fd, unsigned long request, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, request, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+int fdif_open(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/dev/accel");
+	int fd = -ENODEV;
+
+	if (!dir)
+		return -ENODEV;
+	while ((de = readdir(dir))) {
+		char path[300], name[32] = "";
+		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+		if (strncmp(de->d_name, "accel", 5))
+			continue;
+		snprintf(path, sizeof(path), "/dev/accel/%s", de->d_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fdif_ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "fdif"))
+			break;
+		close(fd);
+		fd = -ENODEV;
+	}
+	closedir(dir);
+	return fd;
+}
+
+int fdif_get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_fdif_get_param p = { .param = param };
+	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_GET_PARAM, &p);
+
+	if (!ret)
+		*value = p.value;
+	return ret;
+}
+
+int fdif_bo_create(int fd, size_t size, uint32_t *handle)
+{
+	struct drm_fdif_bo_create c = { .size = size };
+	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_BO_CREATE, &c);
+
+	if (!ret)
+		*handle = c.handle;
+	return ret;
+}
+
+int fdif_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset)
+{
+	struct drm_fdif_bo_mmap_offset m = { .handle = handle };
+	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
+
+	if (!ret)
+		*offset = m.offset;
+	return ret;
+}
+
+int fdif_gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return fdif_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+int fdif_bo_new(int fd, size_t size, struct fdif_bo *bo)
+{
+	uint64_t offset;
+	int ret;
+
+	memset(bo, 0, sizeof(*bo));
+	ret = fdif_bo_create(fd, size, &bo->handle);
+	if (ret)
+		return ret;
+	bo->size = size;
+	ret = fdif_bo_mmap_offset(fd, bo->handle, &offset);
+	if (!ret) {
+		bo->map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+		if (bo->map == MAP_FAILED) {
+			ret = -errno;
+			bo->map = NULL;
+		}
+	}
+	if (ret)
+		fdif_gem_close(fd, bo->handle);
+	return ret;
+}
+
+void fdif_bo_free(int fd, struct fdif_bo *bo)
+{
+	if (bo->map)
+		munmap(bo->map, bo->size);
+	if (bo->handle)
+		fdif_gem_close(fd, bo->handle);
+	memset(bo, 0, sizeof(*bo));
+}
+
+int fdif_bo_wait(int fd, uint32_t handle, int64_t timeout_ns)
+{
+	struct drm_fdif_bo_wait w = { .handle = handle, .timeout_ns = timeout_ns };
+
+	return fdif_ioctl(fd, DRM_IOCTL_FDIF_BO_WAIT, &w);
+}
+
+int fdif_job_bos_new(int fd, struct fdif_job_bos *j)
+{
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	ret = fdif_bo_new(fd, FDIF_PIC_SIZE, &j->pic);
+	if (!ret)
+		ret = fdif_bo_new(fd, FDIF_WORK_SIZE, &j->work);
+	if (!ret)
+		ret = fdif_bo_new(fd, sizeof(struct drm_fdif_result), &j->result);
+	if (ret)
+		fdif_job_bos_free(fd, j);
+	return ret;
+}
+
+void fdif_job_bos_free(int fd, struct fdif_job_bos *j)
+{
+	fdif_bo_free(fd, &j->pic);
+	fdif_bo_free(fd, &j->work);
+	fdif_bo_free(fd, &j->result);
+}
+
+void fdif_submit_init(struct drm_fdif_submit *s, const struct fdif_job_bos *j)
+{
+	memset(s, 0, sizeof(*s));
+	s->picture_handle = j->pic.handle;
+	s->work_handle = j->work.handle;
+	s->result_handle = j->result.handle;
+	s->format = DRM_FDIF_FORMAT_GREY8;
+	s->width = FDIF_W;
+	s->height = FDIF_H;
+	s->stride = FDIF_W;
+	s->object_class = DRM_FDIF_CLASS_FACE;
+	s->direction = DRM_FDIF_DIR_UP;
+	s->min_size = 20;
+	s->lhit = DRM_FDIF_LHIT_DEFAULT;
+	s->fence_fd = -1;
+}
+
+int fdif_submit(int fd, struct drm_fdif_submit *s)
+{
+	return fdif_ioctl(fd, DRM_IOCTL_FDIF_SUBMIT, s);
+}
+
+int fdif_load_picture(const char *name, void *dst)
+{
+	static const char hdr[] = "P5\n320 240\n255\n";
+	char path[256], buf[sizeof(hdr) - 1];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.pgm", FDIF_DATA_DIR, name);
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	if (fread(buf, 1, sizeof(buf), f) != sizeof(buf) ||
+	    memcmp(buf, hdr, sizeof(buf)) ||
+	    fread(dst, 1, FDIF_PIC_SIZE, f) != FDIF_PIC_SIZE)
+		ret = -EINVAL;
+	fclose(f);
+	return ret;
+}
+
+int fdif_syncobj_create(int fd, uint32_t flags, uint32_t *handle)
+{
+	struct drm_syncobj_create c = { .flags = flags };
+	int ret = fdif_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+
+	if (!ret)
+		*handle = c.handle;
+	return ret;
+}
+
+int fdif_syncobj_wait(int fd, uint32_t handle, uint64_t point, int64_t timeout_ns)
+{
+	struct drm_syncobj_timeline_wait w = {
+		.handles = (uintptr_t)&handle,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+		.timeout_nsec = fdif_now_ns() + timeout_ns,
+		.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
+	};
+
+	return fdif_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+}
+
+int fdif_syncobj_destroy(int fd, uint32_t handle)
+{
+	struct drm_syncobj_destroy d = { .handle = handle };
+
+	return fdif_ioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+}
+
+int64_t fdif_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static volatile uint32_t *emu_map(void)
+{
+	static volatile uint32_t *regs;
+	int fd;
+	void *p;
+
+	if (regs)
+		return regs;
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, EMU_BASE);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	regs = p;
+	return regs;
+}
+
+bool fdif_emu_available(void)
+{
+	volatile uint32_t *r = emu_map();
+
+	return r && r[EMU_ID / 4] == EMU_ID_VALUE;
+}
+
+int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs)
+{
+	volatile uint32_t *r = emu_map();
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	r[EMU_FAULT_JOBS / 4] = jobs;
+	r[EMU_FAULT / 4] = fault;
+	return r[EMU_FAULT / 4] == (uint32_t)fault ? 0 : -EPERM;
+}
