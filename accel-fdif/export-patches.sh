@@ -24,7 +24,7 @@ if [ ! -f "$repo/.fdif-ready" ]; then
 	rm -rf "$repo" && mkdir -p "$repo"
 	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$repo" --strip-components=1
 	git_ init -q -b pristine
-	git_ add -A >/dev/null
+	git_ add -A -f >/dev/null	# Debian's tree ignores "/*"
 	git_ commit -q -m "Debian linux-source-6.12 $ver"
 	touch "$repo/.git/fdif-ready" "$repo/.fdif-ready"
 	echo ".fdif-ready" >> "$repo/.git/info/exclude"
@@ -37,7 +37,7 @@ git_ checkout -q -b fdif
 commit() { # commit SUBJECT BODY PATH...
 	local subject=$1 body=$2
 	shift 2
-	git_ add "$@"
+	git_ add -f "$@"
 	git_ commit -q -s -m "$subject" -m "$body"
 }
 
@@ -123,16 +123,33 @@ commit "ARM: dts: omap4: add the Face Detection module" \
 itself, with its MPU interrupt (69), so its driver binds." \
 	arch/arm/boot/dts/ti/omap/omap4-l4.dtsi
 
+git_ config branch.fdif.description "accel: add a driver for the TI OMAP4 Face Detection module
+
+The OMAP4 FDIF finds faces in 320x240 grey pictures in memory. A misc
+driver for it was proposed in 2011 and not merged; this series exposes it
+as a DRM accel device instead: GEM buffer objects, a validated submit
+ioctl scheduled through drm_sched, syncobj and sync_file fences, and
+results written into a buffer before the fence signals. Capabilities are
+queried, and each submission names its format, size and object class, so
+later hardware fits into the same uAPI.
+
+It was developed against the emulated FDIF of a patched QEMU (-M virt
+-device omap4-fdif) and tested there with KUnit and IGT-style tests."
 rm -rf "$out" && mkdir -p "$out"
-git_ format-patch -q --cover-letter -o "$out" pristine..fdif
+git_ format-patch -q --cover-letter --cover-from-description=subject -o "$out" pristine..fdif
+series=()
+for p in "$out"/*.patch; do
+	case "$p" in */0000-cover-letter.patch) ;; *) series+=("$p") ;; esac
+done
 progress "checking that the series applies with git am"
+git_ am --abort >/dev/null 2>&1 || true
 git_ checkout -q -f pristine
 git_ branch -q -D fdif-am 2>/dev/null || true
 git_ checkout -q -b fdif-am
-git_ am -q "$out"/0*.patch || die "git am failed"
+git_ am -q "${series[@]}" || die "git am failed"
 git_ diff --quiet fdif fdif-am || die "git am result differs from the exported branch"
 git_ checkout -q -f pristine
 progress "checkpatch --strict"
 (cd "$repo" && ./scripts/checkpatch.pl --strict --no-tree --ignore FILE_PATH_CHANGES \
-	"$out"/0*.patch) | tail -15 >&2 || true
+	"${series[@]}") | grep -E '^(ERROR|WARNING|CHECK)|total:' >&2 || true
 ls "$out"/*.patch

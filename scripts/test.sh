@@ -1,7 +1,10 @@
 #!/bin/bash
 # Run every test of the project:
 #   1. host unit tests (meson test): the face detector and its CLI;
-#   2. the device-model qtests against the patched QEMU.
+#   2. the device-model qtests against the patched QEMU;
+#   3. static checks of the driver: checkpatch --strict, sparse, W=1;
+#   4. in the guest (arm64 kernel with the driver, booted in that QEMU):
+#      the driver's KUnit tests and the IGT-style uAPI tests.
 # Installs what it needs (apt-get), builds what is not cached in
 # $FDIF_CACHE, and ends with the line 'N passed, N failed, N skipped'
 # counted over every subtest. Exits non-zero if anything failed.
@@ -23,5 +26,20 @@ tap="$FDIF_ROOT/build/qtest-omap4-fdif.tap"
 	timeout 600 ./tests/qtest/omap4-fdif-test --tap -k) >"$tap" 2>&1 || true
 grep -E '^(ok|not ok|Bail out)' "$tap" | sed 's/^/  qtest: /' >&2
 results+=("$tap")
+
+progress "static checks of the driver (checkpatch --strict, sparse, W=1)"
+"$FDIF_ROOT/accel-fdif/check.sh" > "$FDIF_ROOT/build/driver-checks.tap" || true
+results+=("$FDIF_ROOT/build/driver-checks.tap")
+
+progress "running the driver's tests in the guest"
+guest_out="$FDIF_ROOT/build/guest"
+rm -rf "$guest_out"
+mapfile -t guest_files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$guest_out" || true)
+if [ ${#guest_files[@]} -eq 0 ]; then
+	mkdir -p "$guest_out"
+	printf 'not ok 1 - the guest test harness ran\n1..1\n' > "$guest_out/harness.tap"
+	guest_files=("$guest_out/harness.tap")
+fi
+results+=("${guest_files[@]}")
 
 exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" "${results[@]}"

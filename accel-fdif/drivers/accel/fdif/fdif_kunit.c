@@ -151,4 +151,5 @@ static struct kunit_suite fdif_params_suite = {
 	.name = "fdif-params",
 	.test_cases = fdif_params_cases,
 };
+
 kunit_test_suite(fdif_params_suite);
