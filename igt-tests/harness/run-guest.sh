@@ -25,8 +25,18 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip)
+GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
+	pkg-config)
+# arm64 libraries for the static guest build of libfdif-drm and fdif-detect
+GUEST_ARM64_PKGS=(libdrm-dev:arm64 libpng-dev:arm64 libjpeg62-turbo-dev:arm64
+	zlib1g-dev:arm64)
 apt_ensure "${GUEST_PKGS[@]}"
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	progress "enabling the arm64 architecture in dpkg (for guest packages)"
+	as_root dpkg --add-architecture arm64
+	rm -f "$FDIF_CACHE/.apt-updated"
+fi
+apt_ensure "${GUEST_ARM64_PKGS[@]}"
 
 kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
 qbuild="$("$FDIF_ROOT/qemu-device/build.sh")"
@@ -39,11 +49,6 @@ busybox_deb() {
 	mkdir -p "$dir"
 	deb="$(ls "$dir"/busybox-static_*_arm64.deb 2>/dev/null | head -1)"
 	if [ -z "$deb" ]; then
-		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-			progress "enabling the arm64 architecture in dpkg (for guest packages)"
-			as_root dpkg --add-architecture arm64
-			as_root apt-get update -qq
-		fi
 		progress "downloading busybox-static:arm64"
 		(cd "$dir" && chmod 0777 . && apt-get download -qq busybox-static:arm64) >/dev/null 2>&1 ||
 			die "cannot download busybox-static:arm64"
@@ -52,15 +57,19 @@ busybox_deb() {
 	echo "$deb"
 }
 
-progress "building the in-guest tests (arm64, static)"
-tb="$FDIF_ROOT/build/igt-arm64"
-if [ ! -f "$tb/build.ninja" ]; then
-	meson setup "$tb" "$FDIF_ROOT/igt-tests" \
+progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
+gb="$FDIF_ROOT/build/guest-arm64"
+if [ ! -f "$gb/build.ninja" ]; then
+	meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
 		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" \
 		-Dkernel_headers="$kbuild/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+else
+	meson configure "$gb" -Dkernel_headers="$kbuild/usr/include" \
+		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 fi
-ninja -C "$tb" >/dev/null || ninja -C "$tb"
+ninja -C "$gb" >/dev/null || ninja -C "$gb"
+tb="$gb/igt-tests"
 
 progress "packing the initramfs"
 root="$FDIF_ROOT/build/guest-root"
@@ -75,8 +84,11 @@ make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 for t in "$tb"/fdif_*; do
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
+cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
-cp "$fx/astronaut.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" "$fx/lfw-15.pgm" "$root/data/"
+cp "$fx/astronaut.pgm" "$fx/astronaut-cw90.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" \
+	"$fx/lfw-15.pgm" "$root/data/"
+cp /usr/lib/python3/dist-packages/skimage/data/astronaut.png "$root/data/"
 initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pictures: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
+ * writing PNG, colour conversion and drawing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <png.h>
+
+#include "fdif/fdif.h"
+#include "fdif-private.h"
+
+static int image_alloc(struct fdif_image *img, unsigned int w, unsigned int h,
+		       unsigned int channels)
+{
+	if (!w || !h)
+		return -EBADMSG;
+	if (w > FDIF_MAX_SIDE || h > FDIF_MAX_SIDE)
+		return -EFBIG;
+	img->width = w;
+	img->height = h;
+	img->channels = channels;
+	img->stride = w * channels;
+	img->pixels = malloc((size_t)img->stride * h);
+	return img->pixels ? 0 : -ENOMEM;
+}
+
+void fdif_image_free(struct fdif_image *img)
+{
+	free(img->pixels);
+	memset(img, 0, sizeof(*img));
+}
+
+/* --- PGM / PPM -------------------------------------------------------- */
+
+static int pnm_int(FILE *f, unsigned int *out)
+{
+	unsigned long v = 0;
+	int c, digits = 0;
+
+	do {
+		c = fgetc(f);
+		if (c == '#')
+			while (c != '\n' && c != EOF)
+				c = fgetc(f);
+	} while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+	while (c >= '0' && c <= '9' && digits < 9) {
+		v = v * 10 + (unsigned long)(c - '0');
+		digits++;
+		c = fgetc(f);
+	}
+	if (!digits || (c != ' ' && c != '\t' && c != '\r' && c != '\n'))
+		return -EBADMSG;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int load_pnm(FILE *f, struct fdif_image *img)
+{
+	unsigned int w, h, maxval, channels;
+	int kind, ret;
+	size_t n;
+
+	fgetc(f);	/* 'P', checked by the caller */
+	kind = fgetc(f);
+	channels = kind == '6' ? 3 : 1;
+	ret = pnm_int(f, &w);
+	if (!ret)
+		ret = pnm_int(f, &h);
+	if (!ret)
+		ret = pnm_int(f, &maxval);
+	if (ret)
+		return ret;
+	if (maxval != 255)
+		return -ENOTSUP;	/* 16-bit PNM */
+	ret = image_alloc(img, w, h, channels);
+	if (ret)
+		return ret;
+	n = (size_t)img->stride * h;
+	if (fread(img->pixels, 1, n, f) != n) {
+		fdif_image_free(img);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* --- PNG -------------------------------------------------------------- */
+
+static void png_error_fn(png_structp png, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(png, 1);
+}
+
+static void png_warning_fn(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
+static int load_png(FILE *f, struct fdif_image *img)
+{
+	png_structp png;
+	png_infop info;
+	png_bytep *volatile rows = NULL;
+	volatile int ret = -EBADMSG;
+	png_uint_32 w, h, y;
+	int depth, type, channels;
+
+	png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
+				     png_warning_fn);
+	if (!png)
+		return -ENOMEM;
+	info = png_create_info_struct(png);
+	if (!info) {
+		png_destroy_read_struct(&png, NULL, NULL);
+		return -ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		free(rows);
+		fdif_image_free(img);
+		png_destroy_read_struct(&png, &info, NULL);
+		return ret;
+	}
+	png_init_io(png, f);
+	png_set_user_limits(png, FDIF_MAX_SIDE, FDIF_MAX_SIDE);
+	png_read_info(png, info);
+	png_get_IHDR(png, info, &w, &h, &depth, &type, NULL, NULL, NULL);
+	/* everything to 8-bit grey or RGB, alpha dropped */
+	if (depth == 16)
+		png_set_strip_16(png);
+	if (type == PNG_COLOR_TYPE_PALETTE)
+		png_set_palette_to_rgb(png);
+	if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
+		png_set_expand_gray_1_2_4_to_8(png);
+	if (type & PNG_COLOR_MASK_ALPHA)
+		png_set_strip_alpha(png);
+	png_set_interlace_handling(png);
+	png_read_update_info(png, info);
+	channels = png_get_channels(png, info);
+	if (channels != 1 && channels != 3)
+		png_longjmp(png, 1);
+	ret = image_alloc(img, w, h, (unsigned int)channels);
+	if (ret)
+		png_longjmp(png, 1);
+	ret = -EBADMSG;
+	rows = malloc(h * sizeof(*rows));
+	if (!rows) {
+		ret = -ENOMEM;
+		png_longjmp(png, 1);
+	}
+	for (y = 0; y < h; y++)
+		rows[y] = img->pixels + (size_t)y * img->stride;
+	png_read_image(png, rows);
+	png_read_end(png, NULL);
+	free(rows);
+	png_destroy_read_struct(&png, &info, NULL);
+	return 0;
+}
+
+int fdif_image_save_png(const char *path, const struct fdif_image *img)
+{
+	png_structp png;
+	png_infop info;
+	FILE *volatile f;
+	unsigned int y;
+
+	if (img->channels != 1 && img->channels != 3)
+		return -EINVAL;
+	f = fopen(path, "wb");
+	if (!f)
+		return -errno;
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
+				      png_warning_fn);
+	info = png ? png_create_info_struct(png) : NULL;
+	if (!info) {
+		png_destroy_write_struct(&png, NULL);
+		fclose(f);
+		return -ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		fclose(f);
+		return -EIO;
+	}
+	png_init_io(png, f);
+	png_set_IHDR(png, info, img->width, img->height, 8,
+		     img->channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_GRAY,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+		     PNG_FILTER_TYPE_DEFAULT);
+	png_write_info(png, info);
+	for (y = 0; y < img->height; y++)
+		png_write_row(png, img->pixels + (size_t)y * img->stride);
+	png_write_end(png, NULL);
+	png_destroy_write_struct(&png, &info);
+	return fclose(f) ? -EIO : 0;
+}
+
+/* --- JPEG ------------------------------------------------------------- */
+
+struct jpeg_err {
+	struct jpeg_error_mgr mgr;
+	jmp_buf jmp;
+};
+
+static void jpeg_error_exit(j_common_ptr cinfo)
+{
+	longjmp(((struct jpeg_err *)cinfo->err)->jmp, 1);
+}
+
+/* Count warnings (level -1) like libjpeg does, but print nothing. */
+static void jpeg_quiet(j_common_ptr cinfo, int level)
+{
+	if (level < 0)
+		cinfo->err->num_warnings++;
+}
+
+static int load_jpeg(FILE *f, struct fdif_image *img)
+{
+	struct jpeg_decompress_struct cinfo;
+	struct jpeg_err err;
+	volatile int ret = -EBADMSG;
+
+	cinfo.err = jpeg_std_error(&err.mgr);
+	err.mgr.error_exit = jpeg_error_exit;
+	err.mgr.emit_message = jpeg_quiet;
+	if (setjmp(err.jmp)) {
+		jpeg_destroy_decompress(&cinfo);
+		fdif_image_free(img);
+		return ret;
+	}
+	jpeg_create_decompress(&cinfo);
+	jpeg_stdio_src(&cinfo, f);
+	jpeg_read_header(&cinfo, TRUE);
+	cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+	jpeg_start_decompress(&cinfo);
+	ret = image_alloc(img, cinfo.output_width, cinfo.output_height,
+			  (unsigned int)cinfo.output_components);
+	if (ret)
+		longjmp(err.jmp, 1);
+	ret = -EBADMSG;
+	while (cinfo.output_scanline < cinfo.output_height) {
+		JSAMPROW row = img->pixels + (size_t)cinfo.output_scanline * img->stride;
+
+		jpeg_read_scanlines(&cinfo, &row, 1);
+	}
+	/* libjpeg pads a truncated file with grey and warns: call it corrupt */
+	if (err.mgr.num_warnings)
+		longjmp(err.jmp, 1);
+	jpeg_finish_decompress(&cinfo);
+	jpeg_destroy_decompress(&cinfo);
+	return 0;
+}
+
+int fdif_image_load(const char *path, struct fdif_image *img)
+{
+	unsigned char magic[8] = { 0 };
+	size_t n;
+	FILE *f;
+	int ret;
+
+	memset(img, 0, sizeof(*img));
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	n = fread(magic, 1, sizeof(magic), f);
+	rewind(f);
+	if (n >= 2 && magic[0] == 'P' && (magic[1] == '5' || magic[1] == '6'))
+		ret = load_pnm(f, img);
+	else if (n == 8 && !png_sig_cmp(magic, 0, 8))
+		ret = load_png(f, img);
+	else if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
+		ret = load_jpeg(f, img);
+	else
+		ret = n ? -ENOTSUP : -EBADMSG;
+	fclose(f);
+	return ret;
+}
+
+/* --- conversions and drawing ------------------------------------------ */
+
+int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst)
+{
+	unsigned int x, y;
+	int ret = image_alloc(dst, src->width, src->height, 1);
+
+	if (ret)
+		return ret;
+	for (y = 0; y < src->height; y++) {
+		const uint8_t *s = src->pixels + (size_t)y * src->stride;
+		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
+
+		for (x = 0; x < src->width; x++, s += src->channels)
+			d[x] = src->channels == 1 ? s[0] :
+			       (uint8_t)((299 * s[0] + 587 * s[1] + 114 * s[2] + 500) / 1000);
+	}
+	return 0;
+}
+
+int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst)
+{
+	unsigned int x, y, c;
+	int ret = image_alloc(dst, src->width, src->height, 3);
+
+	if (ret)
+		return ret;
+	for (y = 0; y < src->height; y++) {
+		const uint8_t *s = src->pixels + (size_t)y * src->stride;
+		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
+
+		for (x = 0; x < src->width; x++, s += src->channels)
+			for (c = 0; c < 3; c++)
+				*d++ = s[src->channels == 3 ? c : 0];
+	}
+	return 0;
+}
+
+static void put(struct fdif_image *img, long x, long y, const uint8_t *rgb)
+{
+	uint8_t *p;
+
+	if (x < 0 || y < 0 || x >= (long)img->width || y >= (long)img->height)
+		return;
+	p = img->pixels + (size_t)y * img->stride + (size_t)x * img->channels;
+	memcpy(p, rgb, img->channels == 3 ? 3 : 1);
+}
+
+void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
+			    double size, uint8_t r, uint8_t g, uint8_t b)
+{
+	const uint8_t rgb[3] = { r, g, b };
+	long x0 = (long)(cx - size / 2), y0 = (long)(cy - size / 2);
+	long x1 = (long)(cx + size / 2), y1 = (long)(cy + size / 2);
+	long t = 1 + (long)(size / 60), i, k;
+
+	for (k = 0; k < t; k++) {
+		for (i = x0; i <= x1; i++) {
+			put(img, i, y0 + k, rgb);
+			put(img, i, y1 - k, rgb);
+		}
+		for (i = y0; i <= y1; i++) {
+			put(img, x0 + k, i, rgb);
+			put(img, x1 - k, i, rgb);
+		}
+	}
+}

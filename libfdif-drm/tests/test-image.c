@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host unit tests of libfdif-drm's device-independent parts: decoding,
+ * fitting into the frame, coordinate mapping and merging.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <jpeglib.h>
+
+#include "fdif/fdif.h"
+
+static char *tmpdir;
+
+static char *tmp(const char *name)
+{
+	return g_build_filename(tmpdir, name, NULL);
+}
+
+static void make_image(struct fdif_image *img, unsigned int w, unsigned int h,
+		       unsigned int channels)
+{
+	unsigned int x, y, c;
+
+	img->width = w;
+	img->height = h;
+	img->channels = channels;
+	img->stride = w * channels;
+	img->pixels = g_malloc((size_t)img->stride * h);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			for (c = 0; c < channels; c++)
+				img->pixels[y * img->stride + x * channels + c] =
+					(uint8_t)((x * 7 + y * 13 + c * 50) & 0xff);
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	g_assert_true(g_file_set_contents(path, data, (gssize)len, NULL));
+}
+
+static void test_png_roundtrip(void)
+{
+	unsigned int ch;
+
+	for (ch = 1; ch <= 3; ch += 2) {
+		struct fdif_image a, b;
+		g_autofree char *path = tmp("a.png");
+
+		make_image(&a, 37, 23, ch);
+		g_assert_cmpint(fdif_image_save_png(path, &a), ==, 0);
+		g_assert_cmpint(fdif_image_load(path, &b), ==, 0);
+		g_assert_cmpuint(b.width, ==, 37);
+		g_assert_cmpuint(b.height, ==, 23);
+		g_assert_cmpuint(b.channels, ==, ch);
+		g_assert_cmpmem(a.pixels, (size_t)a.stride * a.height, b.pixels,
+				(size_t)b.stride * b.height);
+		g_free(a.pixels);
+		fdif_image_free(&b);
+	}
+}
+
+static void test_pnm(void)
+{
+	static const char pgm[] = "P5\n# a comment\n3 2\n255\n\x01\x02\x03\x04\x05\x06";
+	static const char ppm[] = "P6 1 1 255\n\x0a\x14\x1e";
+	g_autofree char *p1 = tmp("a.pgm"), *p2 = tmp("a.ppm");
+	struct fdif_image img;
+
+	write_file(p1, pgm, sizeof(pgm) - 1);
+	g_assert_cmpint(fdif_image_load(p1, &img), ==, 0);
+	g_assert_cmpuint(img.width, ==, 3);
+	g_assert_cmpuint(img.height, ==, 2);
+	g_assert_cmpuint(img.channels, ==, 1);
+	g_assert_cmpuint(img.pixels[5], ==, 6);
+	fdif_image_free(&img);
+	write_file(p2, ppm, sizeof(ppm) - 1);
+	g_assert_cmpint(fdif_image_load(p2, &img), ==, 0);
+	g_assert_cmpuint(img.channels, ==, 3);
+	g_assert_cmpuint(img.pixels[2], ==, 0x1e);
+	fdif_image_free(&img);
+}
+
+static void save_jpeg(const char *path, const struct fdif_image *img)
+{
+	struct jpeg_compress_struct c;
+	struct jpeg_error_mgr err;
+	FILE *f = fopen(path, "wb");
+	unsigned int y;
+
+	g_assert_nonnull(f);
+	c.err = jpeg_std_error(&err);
+	jpeg_create_compress(&c);
+	jpeg_stdio_dest(&c, f);
+	c.image_width = img->width;
+	c.image_height = img->height;
+	c.input_components = (int)img->channels;
+	c.in_color_space = img->channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, 98, TRUE);
+	jpeg_start_compress(&c, TRUE);
+	for (y = 0; y < img->height; y++) {
+		JSAMPROW row = img->pixels + (size_t)y * img->stride;
+
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	fclose(f);
+}
+
+static void test_jpeg(void)
+{
+	g_autofree char *path = tmp("a.jpg");
+	struct fdif_image a, b;
+	unsigned int i, worst = 0;
+
+	make_image(&a, 64, 48, 3);
+	memset(a.pixels, 90, (size_t)a.stride * a.height);	/* flat: lossless enough */
+	save_jpeg(path, &a);
+	g_assert_cmpint(fdif_image_load(path, &b), ==, 0);
+	g_assert_cmpuint(b.width, ==, 64);
+	g_assert_cmpuint(b.height, ==, 48);
+	g_assert_cmpuint(b.channels, ==, 3);
+	for (i = 0; i < a.stride * a.height; i++)
+		worst = MAX(worst, (unsigned int)abs(a.pixels[i] - b.pixels[i]));
+	g_assert_cmpuint(worst, <=, 2);
+	g_free(a.pixels);
+	fdif_image_free(&b);
+}
+
+static void test_bad_files(void)
+{
+	g_autofree char *png = tmp("a.png"), *cut = tmp("cut.png"), *jpg = tmp("a.jpg");
+	g_autofree char *cutj = tmp("cut.jpg"), *junk = tmp("junk.bin"), *empty = tmp("empty");
+	g_autofree char *pgm = tmp("short.pgm"), *deep = tmp("deep.pgm");
+	struct fdif_image a, b;
+	char *data;
+	gsize len;
+
+	make_image(&a, 200, 100, 3);
+	g_assert_cmpint(fdif_image_save_png(png, &a), ==, 0);
+	g_assert_true(g_file_get_contents(png, &data, &len, NULL));
+	write_file(cut, data, len / 2);
+	g_free(data);
+	g_assert_cmpint(fdif_image_load(cut, &b), ==, -EBADMSG);
+	g_assert_null(b.pixels);
+
+	save_jpeg(jpg, &a);
+	g_assert_true(g_file_get_contents(jpg, &data, &len, NULL));
+	write_file(cutj, data, len / 2);
+	g_free(data);
+	g_assert_cmpint(fdif_image_load(cutj, &b), ==, -EBADMSG);
+
+	write_file(junk, "GIF89a....", 10);
+	g_assert_cmpint(fdif_image_load(junk, &b), ==, -ENOTSUP);
+	write_file(empty, "", 0);
+	g_assert_cmpint(fdif_image_load(empty, &b), ==, -EBADMSG);
+	write_file(pgm, "P5 10 10 255\nabc", 16);
+	g_assert_cmpint(fdif_image_load(pgm, &b), ==, -EBADMSG);
+	write_file(deep, "P5 1 1 65535\n\0\0", 15);
+	g_assert_cmpint(fdif_image_load(deep, &b), ==, -ENOTSUP);
+	g_assert_cmpint(fdif_image_load("/nonexistent/x.png", &b), ==, -ENOENT);
+	g_assert_cmpstr(fdif_strerror(-EBADMSG), ==, "corrupt or truncated image");
+	g_free(a.pixels);
+}
+
+static void test_gray(void)
+{
+	struct fdif_image rgb, gray;
+
+	make_image(&rgb, 2, 1, 3);
+	rgb.pixels[0] = 255, rgb.pixels[1] = 0, rgb.pixels[2] = 0;
+	rgb.pixels[3] = 10, rgb.pixels[4] = 200, rgb.pixels[5] = 30;
+	g_assert_cmpint(fdif_image_to_gray(&rgb, &gray), ==, 0);
+	g_assert_cmpuint(gray.pixels[0], ==, 76);	/* 0.299 * 255 */
+	g_assert_cmpuint(gray.pixels[1], ==, 124);	/* 3 + 117.4 + 3.4 */
+	g_free(rgb.pixels);
+	fdif_image_free(&gray);
+}
+
+static void test_fit_area(void)
+{
+	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	struct fdif_frame_map map;
+	struct fdif_image img;
+	unsigned int x, y;
+
+	/* 640x480: exactly 2x; a 1-pixel checkerboard of 0/200 averages to 100 */
+	make_image(&img, 640, 480, 1);
+	for (y = 0; y < 480; y++)
+		for (x = 0; x < 640; x++)
+			img.pixels[y * 640 + x] = (x + y) % 2 ? 200 : 0;
+	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpfloat(map.scale, ==, 2.0);
+	g_assert_cmpfloat(map.off_x, ==, 0);
+	g_assert_cmpfloat(map.off_y, ==, 0);
+	for (x = 0; x < sizeof(frame); x++)
+		g_assert_cmpuint(frame[x], ==, 100);
+	g_free(img.pixels);
+
+	/* 3x downscale of a constant stays constant, with any rounding */
+	make_image(&img, 960, 720, 1);
+	memset(img.pixels, 77, 960 * 720);
+	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	for (x = 0; x < sizeof(frame); x++)
+		g_assert_cmpuint(frame[x], ==, 77);
+	g_free(img.pixels);
+}
+
+static void test_fit_aspect_and_map(void)
+{
+	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	struct fdif_frame_map map;
+	struct fdif_image img;
+	struct fdif_face f = { .x = 160, .y = 120, .size = 20 };
+
+	/* 1920x1080 -> 320x180, centred: 30 rows of padding above and below */
+	make_image(&img, 1920, 1080, 1);
+	memset(img.pixels, 10, 1920 * 1080);
+	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpfloat(map.scale, ==, 6.0);
+	g_assert_cmpfloat(map.off_x, ==, 0);
+	g_assert_cmpfloat(map.off_y, ==, 30);
+	g_assert_cmpuint(frame[0], ==, 128);
+	g_assert_cmpuint(frame[29 * 320], ==, 128);
+	g_assert_cmpuint(frame[30 * 320], ==, 10);
+	g_assert_cmpuint(frame[209 * 320 + 319], ==, 10);
+	g_assert_cmpuint(frame[210 * 320], ==, 128);
+	fdif_map_face(&map, &f);
+	g_assert_cmpfloat(f.x, ==, 960);
+	g_assert_cmpfloat(f.y, ==, 540);
+	g_assert_cmpfloat(f.size, ==, 120);
+	g_free(img.pixels);
+
+	/* a small portrait picture is scaled up and centred horizontally */
+	make_image(&img, 120, 240, 1);
+	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpfloat(map.scale, ==, 1.0);
+	g_assert_cmpfloat(map.off_x, ==, 100);
+	g_free(img.pixels);
+}
+
+static void test_merge(void)
+{
+	struct fdif_face f[] = {
+		{ .x = 100, .y = 100, .size = 40, .confidence = 500, .direction = FDIF_DIR_UP },
+		{ .x = 250, .y = 60, .size = 30, .confidence = 300, .direction = FDIF_DIR_UP },
+		{ .x = 108, .y = 95, .size = 44, .confidence = 900, .direction = FDIF_DIR_RIGHT },
+		{ .x = 100, .y = 100, .size = 90, .confidence = 100, .direction = FDIF_DIR_LEFT },
+	};
+
+	/* the two at ~(100,100) of similar size are one face; the big one is not */
+	g_assert_cmpuint(fdif_merge_faces(f, 4), ==, 3);
+	g_assert_cmpuint(f[0].confidence, ==, 900);
+	g_assert_cmpuint(f[0].direction, ==, FDIF_DIR_RIGHT);
+	g_assert_cmpuint(f[1].confidence, ==, 300);
+	g_assert_cmpuint(f[2].confidence, ==, 100);
+}
+
+static void test_draw(void)
+{
+	struct fdif_image img;
+
+	make_image(&img, 50, 50, 3);
+	memset(img.pixels, 0, img.stride * 50);
+	fdif_image_draw_square(&img, 25, 25, 20, 255, 0, 0);
+	g_assert_cmpuint(img.pixels[15 * img.stride + 15 * 3], ==, 255);
+	g_assert_cmpuint(img.pixels[25 * img.stride + 25 * 3], ==, 0);
+	/* squares off the edge are clipped, not written outside */
+	fdif_image_draw_square(&img, 0, 0, 200, 0, 255, 0);
+	g_free(img.pixels);
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	g_test_init(&argc, &argv, NULL);
+	tmpdir = g_dir_make_tmp("libfdif-XXXXXX", NULL);
+	g_test_add_func("/libfdif/image/png-roundtrip", test_png_roundtrip);
+	g_test_add_func("/libfdif/image/pnm", test_pnm);
+	g_test_add_func("/libfdif/image/jpeg", test_jpeg);
+	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
+	g_test_add_func("/libfdif/image/gray", test_gray);
+	g_test_add_func("/libfdif/image/draw", test_draw);
+	g_test_add_func("/libfdif/fit/area", test_fit_area);
+	g_test_add_func("/libfdif/fit/aspect-and-map", test_fit_aspect_and_map);
+	g_test_add_func("/libfdif/merge", test_merge);
+	ret = g_test_run();
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmpdir);
+
+		(void)!system(cmd);
+	}
+	g_free(tmpdir);
+	return ret;
+}
