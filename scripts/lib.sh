@@ -89,7 +89,7 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 
 # Packages the host build and the detector's fixtures need.
 FDIF_HOST_PKGS+=(python3 python3-numpy python3-pil python3-skimage
-	python-matplotlib-data facedetect)
+	python-matplotlib-data facedetect libdrm-dev libpng-dev libjpeg-dev)
 
 # meson_build: configure (once) and build the host tree in build/.
 meson_build() {

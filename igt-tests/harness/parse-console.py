@@ -70,6 +70,9 @@ def main():
             checks.append((False, line[len("@@FDIF-ERROR "):]))
         elif line.startswith("@@FDIF-DONE"):
             done = True
+        elif line.startswith("@@FDIF-CMD-END"):
+            m = re.search(r"rc=(\d+)", line)
+            checks.append((m is not None and m.group(1) == "0", "the guest command succeeded"))
 
     if cur:
         checks.append((False, "%s did not end (crashed or hung the guest)" % name))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot the fdif test guest in QEMU and turn what it reports into results.
 #
-#   run-guest.sh [--debug-kernel] [--timeout S] [--share DIR] [--cmd CMD]
+#   run-guest.sh [--debug-kernel] [--timeout S] [--share DIR] [--cmd SCRIPT]
 #                [--device-opts OPTS] [--out DIR]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
@@ -9,6 +9,8 @@
 # emulated FDIF; streams the console; enforces a timeout. Without --cmd it
 # runs KUnit and every uAPI test and writes TAP files into --out (default
 # build/guest), failing if the guest splats, hangs or does not finish.
+# --share DIR is mounted at /mnt in the guest (virtio-9p); --cmd runs the
+# guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 timeout_s=1200 share= cmd= debug= devopts="test-regs=on" out="$FDIF_ROOT/build/guest"
@@ -85,6 +87,7 @@ for t in "$tb"/fdif_*; do
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
 cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"
+cp "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
 fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
 cp "$fx/astronaut.pgm" "$fx/astronaut-cw90.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" \
 	"$fx/lfw-15.pgm" "$root/data/"
@@ -93,7 +96,8 @@ initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 
 append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000"
-[ -n "$cmd" ] && append+=" fdif.cmd=$(printf '%s' "$cmd" | sed 's/ /\\x20/g')"
+case "$cmd" in *' '*) die "--cmd takes one guest path (a shell script), no spaces" ;; esac
+[ -n "$cmd" ] && append+=" fdif.cmd=$cmd"
 qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic
 	-serial stdio -no-reboot
 	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"

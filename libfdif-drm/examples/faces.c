@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+/* faces PHOTO: print the faces in a photo. Build: cc faces.c $(pkg-config --cflags --libs libfdif-drm) */
+#include <stdio.h>
+#include <fdif/fdif.h>
+
+int main(int argc, char **argv)
+{
+	struct fdif_device *dev;
+	struct fdif_image img;
+	struct fdif_params p;
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	unsigned int n, i;
+	int err;
+
+	if (argc != 2)
+		return 2;
+	if ((err = fdif_open(&dev)) || (err = fdif_image_load(argv[1], &img)))
+		return fprintf(stderr, "faces: %s\n", fdif_strerror(err)), 1;
+	fdif_params_init(&p);
+	if ((err = fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n)))
+		return fprintf(stderr, "faces: %s\n", fdif_strerror(err)), 1;
+	for (i = 0; i < n; i++)
+		printf("face at %.0f,%.0f size %.0f\n", f[i].x, f[i].y, f[i].size);
+	return 0;
+}

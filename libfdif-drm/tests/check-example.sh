@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The documented example builds against the *installed* library through
+# its pkg-config file, and runs (reporting the missing device on a host).
+# Usage: check-example.sh BUILD_DIR SOURCE_DIR      Prints TAP.
+set -u
+build=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+step() { # step NAME CMD...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@" > "$tmp/log" 2>&1; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/# /' "$tmp/log"
+		echo "1..$n"
+		exit 1
+	fi
+}
+
+step meson-install meson install -C "$build" --destdir "$tmp/root" --no-rebuild
+pc=$(find "$tmp/root" -name libfdif-drm.pc | head -1)
+[ -n "$pc" ] || { echo "not ok $((n + 1)) - libfdif-drm.pc installed"; echo "1..$((n + 1))"; exit 1; }
+# relocate the installed .pc into the staging root
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+step compile-with-pkg-config sh -c "cc -std=c11 -Wall -Werror -o '$tmp/faces' \
+	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-drm)"
+lib=$(dirname "$(find "$tmp/root" -name 'libfdif-drm.so.0' | head -1)")
+mkdir -p "$tmp/accel"
+n=$((n + 1))
+out=$(LD_LIBRARY_PATH="$lib" FDIF_ACCEL_DIR="$tmp/accel" "$tmp/faces" "$src/README.md" 2>&1)
+if [ $? -eq 1 ] && echo "$out" | grep -q 'no FDIF device'; then
+	echo "ok $n - runs and reports the missing device"
+else
+	echo "not ok $n - runs and reports the missing device: $out"
+fi
+echo "1..$n"
