@@ -88,10 +88,12 @@ for t in "$tb"/fdif_*; do
 done
 cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 cp "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
+cp "$tb/fdif_bench" "$root/bin/"
 fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
 cp "$fx/astronaut.pgm" "$fx/astronaut-cw90.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" \
 	"$fx/lfw-15.pgm" "$root/data/"
-cp /usr/lib/python3/dist-packages/skimage/data/astronaut.png "$root/data/"
+cp /usr/lib/python3/dist-packages/skimage/data/astronaut.png "$fx/astronaut-1080p.jpg" \
+	"$root/data/"
 initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 

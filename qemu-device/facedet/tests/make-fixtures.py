@@ -93,6 +93,12 @@ def main():
     save("coffee", cover(gray(os.path.join(SKIMAGE, "coffee.png"))))
     save("rocket", cover(gray(os.path.join(SKIMAGE, "rocket.jpg"))))
 
+    # a full-HD JPEG for the library benchmark
+    big = Image.new("RGB", (1920, 1080), (128, 128, 128))
+    big.paste(Image.open(os.path.join(SKIMAGE, "astronaut.png")).convert("RGB")
+              .resize((1080, 1080), Image.LANCZOS), (420, 0))
+    big.save(os.path.join(out, "astronaut-1080p.jpg"), quality=90)
+
     faces = lfw_faces()
     frame, boxes = mosaic(faces, 48, 5, 3)
     save("lfw-15", frame)

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdif_bench - measure the FDIF stack in the guest (not a test: it prints
+ * numbers and asserts nothing). Run by scripts/bench.sh.
+ *
+ *   fdif_bench throughput JOBS_PER_RUN     jobs/s and device utilization
+ *                                          with 1, 2, 4, 8 jobs in flight
+ *                                          from one client and from 4
+ *   fdif_bench overhead JOBS               submit-to-signal minus device
+ *                                          time, timing model at 0
+ *   fdif_bench library IMAGE RUNS          fdif_detect_image() stages
+ *
+ * Device time is the driver's fdinfo busy counter (drm-engine-fdif);
+ * the timing model's frame time is read from the emulated device.
+ * Output lines are "key value..." for the script to tabulate.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fdif/fdif.h"
+
+#define EMU_BASE	0x0c000000UL
+#define EMU_ID		0xf00
+#define EMU_FRAME_TIME	0xf04
+#define EMU_ID_VALUE	0x46444651u
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static volatile uint32_t *emu(void)
+{
+	static volatile uint32_t *r;
+	int fd;
+	void *p;
+
+	if (r)
+		return r;
+	fd = open("/dev/mem", O_RDWR | O_SYNC);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, EMU_BASE);
+	close(fd);
+	if (p == MAP_FAILED || ((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE)
+		return NULL;
+	r = p;
+	return r;
+}
+
+/* drm-engine-fdif of one open device file, in ns */
+static long long busy_ns(struct fdif_device *dev)
+{
+	char path[64], line[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fdif_device_fd(dev));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "drm-engine-fdif:", 16))
+			v = strtoll(line + 16, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "fdif_bench: %s: %s\n", what, fdif_strerror(err));
+	exit(1);
+}
+
+struct client {
+	struct fdif_device *dev;
+	struct fdif_bo *frame;
+	int inflight, jobs;
+	struct fdif_params p;
+	pthread_t thread;
+};
+
+static void client_init(struct client *c, const uint8_t *frame)
+{
+	void *pix;
+	int ret = fdif_open(&c->dev);
+
+	if (ret)
+		die("open", ret);
+	ret = fdif_bo_create(c->dev, FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT, &c->frame);
+	if (!ret)
+		ret = fdif_bo_map(c->frame, &pix);
+	if (ret)
+		die("frame BO", ret);
+	memcpy(pix, frame, FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT);
+	fdif_params_init(&c->p);
+}
+
+/* Keep c->inflight jobs queued until c->jobs have been submitted. */
+static void *client_run(void *arg)
+{
+	struct client *c = arg;
+	struct fdif_job *ring[16] = { NULL };
+	struct fdif_face f[FDIF_MAX_FACES];
+	int i, ret;
+
+	for (i = 0; i < c->jobs + c->inflight; i++) {
+		struct fdif_job **slot = &ring[i % c->inflight];
+
+		if (*slot) {
+			ret = fdif_job_wait(*slot, -1);
+			if (!ret)
+				ret = fdif_job_result(*slot, f, FDIF_MAX_FACES);
+			if (ret < 0)
+				die("job", ret);
+			fdif_job_free(*slot);
+			*slot = NULL;
+		}
+		if (i < c->jobs) {
+			ret = fdif_submit(c->dev, c->frame, 0, &c->p, slot);
+			if (ret)
+				die("submit", ret);
+		}
+	}
+	return NULL;
+}
+
+static void throughput(const uint8_t *frame, int jobs)
+{
+	static const int depths[] = { 1, 2, 4, 8 };
+	volatile uint32_t *r = emu();
+	unsigned int d;
+	int nclients, k;
+
+	printf("frame_time_us %u\n", r ? r[EMU_FRAME_TIME / 4] : 0);
+	for (nclients = 1; nclients <= 4; nclients += 3) {
+		for (d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
+			struct client c[4];
+			long long busy0 = 0, busy1 = 0;
+			double t0, t1;
+			int total = 0;
+
+			if (nclients > 1 && depths[d] != 2)
+				continue;	/* 4 clients: 2 in flight each */
+			for (k = 0; k < nclients; k++) {
+				client_init(&c[k], frame);
+				c[k].inflight = depths[d];
+				c[k].jobs = jobs / nclients;
+				total += c[k].jobs;
+				busy0 += busy_ns(c[k].dev);
+			}
+			t0 = now_s();
+			for (k = 0; k < nclients; k++)
+				pthread_create(&c[k].thread, NULL, client_run, &c[k]);
+			for (k = 0; k < nclients; k++)
+				pthread_join(c[k].thread, NULL);
+			t1 = now_s();
+			for (k = 0; k < nclients; k++) {
+				busy1 += busy_ns(c[k].dev);
+				fdif_bo_free(c[k].frame);
+				fdif_close(c[k].dev);
+			}
+			printf("throughput clients %d inflight %d jobs %d wall_s %.3f jobs_per_s %.2f "
+			       "device_ms_per_job %.2f utilization %.4f\n",
+			       nclients, depths[d], total, t1 - t0, total / (t1 - t0),
+			       (busy1 - busy0) / 1e6 / total, (busy1 - busy0) / 1e9 / (t1 - t0));
+			fflush(stdout);
+		}
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void overhead(const uint8_t *frame, int jobs)
+{
+	volatile uint32_t *r = emu();
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct client c;
+	double *lat = calloc(jobs, sizeof(*lat)), *dev_ms = calloc(jobs, sizeof(*dev_ms));
+	uint32_t saved = 0;
+	int i, ret;
+
+	if (!r) {
+		fprintf(stderr, "fdif_bench: overhead needs the emulated FDIF with test-regs=on\n");
+		exit(1);
+	}
+	saved = r[EMU_FRAME_TIME / 4];
+	r[EMU_FRAME_TIME / 4] = 0;
+	client_init(&c, frame);
+	/* a 20x20 blank corner: the detector has next to nothing to do */
+	c.p.roi_x = 0;
+	c.p.roi_y = 0;
+	c.p.roi_width = 20;
+	c.p.roi_height = 20;
+	for (i = 0; i < jobs; i++) {
+		struct fdif_job *job;
+		long long b0 = busy_ns(c.dev);
+		double t0 = now_s();
+
+		ret = fdif_submit(c.dev, c.frame, 0, &c.p, &job);
+		if (!ret)
+			ret = fdif_job_wait(job, -1);
+		lat[i] = (now_s() - t0) * 1e3;
+		if (!ret)
+			ret = fdif_job_result(job, f, FDIF_MAX_FACES);
+		if (ret < 0)
+			die("job", ret);
+		fdif_job_free(job);
+		dev_ms[i] = (busy_ns(c.dev) - b0) / 1e6;
+		lat[i] -= dev_ms[i];
+	}
+	r[EMU_FRAME_TIME / 4] = saved;
+	qsort(lat, jobs, sizeof(*lat), cmp_double);
+	qsort(dev_ms, jobs, sizeof(*dev_ms), cmp_double);
+	printf("overhead jobs %d median_ms %.3f p99_ms %.3f device_median_ms %.3f\n", jobs,
+	       lat[jobs / 2], lat[(jobs * 99) / 100], dev_ms[jobs / 2]);
+	fdif_bo_free(c.frame);
+	fdif_close(c.dev);
+	free(lat);
+	free(dev_ms);
+}
+
+static void library(const char *path, int runs)
+{
+	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	double dec = 0, fit = 0, all = 0;
+	unsigned int n = 0;
+	int i, ret;
+
+	ret = fdif_open(&dev);
+	if (ret)
+		die("open", ret);
+	fdif_params_init(&p);
+	for (i = 0; i < runs; i++) {
+		struct fdif_image img, gray;
+		struct fdif_frame_map map;
+		double t0 = now_s(), t1, t2, t3;
+
+		ret = fdif_image_load(path, &img);
+		if (ret)
+			die(path, ret);
+		t1 = now_s();
+		ret = fdif_image_to_gray(&img, &gray);
+		if (!ret)
+			ret = fdif_image_fit(&gray, frame, &map);
+		if (ret)
+			die("fit", ret);
+		t2 = now_s();
+		ret = fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n);
+		if (ret)
+			die("detect", ret);
+		t3 = now_s();
+		dec += t1 - t0;
+		fit += t2 - t1;
+		all += (t1 - t0) + (t3 - t2);
+		fdif_image_free(&img);
+		fdif_image_free(&gray);
+	}
+	printf("library image %s runs %d decode_ms %.2f gray_fit_ms %.2f total_ms %.2f faces %u\n",
+	       path, runs, dec * 1e3 / runs, fit * 1e3 / runs, all * 1e3 / runs, n);
+	fdif_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	struct fdif_frame_map map;
+	struct fdif_image img;
+	int ret;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: fdif_bench throughput|overhead JOBS | library IMAGE RUNS\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "library")) {
+		library(argv[2], argc > 3 ? atoi(argv[3]) : 5);
+		return 0;
+	}
+	ret = fdif_image_load("/data/astronaut.pgm", &img);
+	if (!ret)
+		ret = fdif_image_fit(&img, frame, &map);
+	if (ret)
+		die("/data/astronaut.pgm", ret);
+	if (!strcmp(argv[1], "throughput"))
+		throughput(frame, atoi(argv[2]));
+	else if (!strcmp(argv[1], "overhead"))
+		overhead(frame, atoi(argv[2]));
+	else
+		return 2;
+	return 0;
+}
