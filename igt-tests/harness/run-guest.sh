@@ -1,7 +1,8 @@
 #!/bin/bash
 # Boot the fdif test guest in QEMU and turn what it reports into results.
 #
-#   run-guest.sh [--debug-kernel] [--timeout S] [--share DIR] [--cmd SCRIPT]
+#   run-guest.sh [--debug-kernel] [--suite tests|stress] [--timeout S]
+#                [--share DIR] [--cmd SCRIPT]
 #                [--device-opts OPTS] [--out DIR]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
@@ -13,10 +14,11 @@
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-timeout_s=1200 share= cmd= debug= devopts="test-regs=on" out="$FDIF_ROOT/build/guest"
+timeout_s=1200 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_ROOT/build/guest"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debug-kernel) debug=--debug ;;
+	--suite) suite=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
 	--share) share=$2; shift ;;
 	--cmd) cmd=$2; shift ;;
@@ -89,6 +91,8 @@ done
 cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 cp "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
 cp "$tb/fdif_bench" "$root/bin/"
+mkdir -p "$root/stress"
+cp "$tb/fdif_stress" "$root/stress/"
 fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
 cp "$fx/astronaut.pgm" "$fx/astronaut-cw90.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" \
 	"$fx/lfw-15.pgm" "$root/data/"
@@ -97,7 +101,7 @@ cp /usr/lib/python3/dist-packages/skimage/data/astronaut.png "$fx/astronaut-1080
 initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 
-append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000"
+append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000 fdif.suite=$suite"
 case "$cmd" in *' '*) die "--cmd takes one guest path (a shell script), no spaces" ;; esac
 [ -n "$cmd" ] && append+=" fdif.cmd=$cmd"
 qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic

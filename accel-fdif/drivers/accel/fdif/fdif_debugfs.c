@@ -10,6 +10,7 @@
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "fdif_drv.h"
@@ -32,18 +33,23 @@ static int fdif_regs_show(struct seq_file *m, void *unused)
 {
 	struct drm_debugfs_entry *entry = m->private;
 	struct fdif_device *fdev = to_fdif_device(entry->dev);
-	int i, ret;
+	int i, ret, idx;
 
+	if (!drm_dev_enter(&fdev->drm, &idx))
+		return -ENODEV;
 	/* reading wakes the device; it goes back to sleep on its own */
 	ret = pm_runtime_resume_and_get(fdev->drm.dev);
-	if (ret)
+	if (ret) {
+		drm_dev_exit(idx);
 		return ret;
+	}
 	for (i = 0; i < ARRAY_SIZE(fdif_debugfs_regs); i++)
 		seq_printf(m, "%-40s 0x%03x = 0x%08x\n", fdif_debugfs_regs[i].name,
 			   fdif_debugfs_regs[i].offset,
 			   readl(fdev->regs + fdif_debugfs_regs[i].offset));
 	pm_runtime_mark_last_busy(fdev->drm.dev);
 	pm_runtime_put_autosuspend(fdev->drm.dev);
+	drm_dev_exit(idx);
 	return 0;
 }
 
@@ -56,6 +62,7 @@ static int fdif_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "completed: %lld\n", atomic64_read(&s->completed));
 	seq_printf(m, "errors: %lld\n", atomic64_read(&s->errors));
 	seq_printf(m, "timeouts: %lld\n", atomic64_read(&s->timeouts));
+	seq_printf(m, "cancelled: %lld\n", atomic64_read(&s->cancelled));
 	seq_printf(m, "resets: %lld\n", atomic64_read(&s->resets));
 	seq_printf(m, "missed_irqs: %lld\n", atomic64_read(&s->missed_irqs));
 	seq_printf(m, "spurious_irqs: %lld\n", atomic64_read(&s->spurious_irqs));

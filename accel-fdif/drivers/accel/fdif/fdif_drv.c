@@ -232,10 +232,8 @@ static int fdif_probe(struct platform_device *pdev)
 
 	fdif_debugfs_init(fdev);
 	ret = drm_dev_register(&fdev->drm, 0);
-	if (ret) {
-		fdif_sched_fini(fdev);
+	if (ret)
 		return ret;
-	}
 	drm_info(&fdev->drm, "FDIF revision %08x\n", fdev->revision);
 	return 0;
 }
@@ -244,9 +242,13 @@ static void fdif_remove(struct platform_device *pdev)
 {
 	struct fdif_device *fdev = platform_get_drvdata(pdev);
 
-	/* no new opens; open files keep the drm_device, but not the hardware */
-	drm_dev_unregister(&fdev->drm);
-	fdif_sched_fini(fdev);
+	/*
+	 * Open files keep the drm_device and its scheduler, not the hardware:
+	 * after the unplug no job touches it (queued ones fail with -ENODEV,
+	 * new submissions are refused), and the one running is ended here.
+	 */
+	drm_dev_unplug(&fdev->drm);
+	fdif_job_abort_active(fdev);
 	pm_runtime_dont_use_autosuspend(&pdev->dev);
 }
 

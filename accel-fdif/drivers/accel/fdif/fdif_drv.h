@@ -25,6 +25,7 @@ struct fdif_job;
  * @completed: jobs that ended with FINISH
  * @errors: jobs that ended with ERR
  * @timeouts: jobs the scheduler timed out
+ * @cancelled: jobs ended without running (cancelled, or the device gone)
  * @resets: soft resets after a timeout
  * @missed_irqs: timeouts that found the job done (interrupt lost)
  * @spurious_irqs: interrupts with no status or no job
@@ -35,6 +36,7 @@ struct fdif_stats {
 	atomic64_t completed;
 	atomic64_t errors;
 	atomic64_t timeouts;
+	atomic64_t cancelled;
 	atomic64_t resets;
 	atomic64_t missed_irqs;
 	atomic64_t spurious_irqs;
@@ -120,7 +122,7 @@ irqreturn_t fdif_irq(int irq, void *arg);
 
 /* fdif_job.c */
 int fdif_sched_init(struct fdif_device *fdev);
-void fdif_sched_fini(struct fdif_device *fdev);
+void fdif_job_abort_active(struct fdif_device *fdev);
 int fdif_ioctl_submit(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 void fdif_job_done(struct fdif_device *fdev, u32 events);

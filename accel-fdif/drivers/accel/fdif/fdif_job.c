@@ -21,8 +21,10 @@
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
@@ -186,16 +188,26 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	struct fdif_device *fdev = job->fdev;
 	struct dma_fence *fence = job->hw_fence;
 	int err = sched_job->s_fence->finished.error;
+	bool entered = false;
+	int idx;
 
 	dma_fence_init(fence, &fdif_fence_ops, &fdev->fence_lock,
 		       fdev->fence_context, ++fdev->fence_seqno);
 	job->hw_fence_init = true;
 	job->start = ktime_get();
 
-	if (!err)
-		err = pm_runtime_resume_and_get(fdev->drm.dev);
+	if (!err) {
+		entered = drm_dev_enter(&fdev->drm, &idx);
+		if (!entered)
+			err = -ENODEV;	/* unplugged: fail what is still queued */
+		else if (pm_runtime_resume_and_get(fdev->drm.dev) < 0)
+			err = -EIO;
+	}
 	if (err) {
-		/* cancelled, or the device would not wake: do not run it */
+		/* cancelled, or no hardware to run it on */
+		if (entered)
+			drm_dev_exit(idx);
+		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, err);
 		return dma_fence_get(fence);
 	}
@@ -204,6 +216,7 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	fdev->active = job;
 	spin_unlock_irq(&fdev->job_lock);
 	fdif_hw_run(fdev, job->picaddr, job->wkaddr, &job->hw);
+	drm_dev_exit(idx);
 	return dma_fence_get(fence);
 }
 
@@ -213,30 +226,42 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	struct fdif_device *fdev = job->fdev;
 	bool active;
 	u32 events;
+	int idx;
 
-	disable_irq(fdev->irq);
-	spin_lock_irq(&fdev->job_lock);
-	active = fdev->active == job;
-	spin_unlock_irq(&fdev->job_lock);
+	/*
+	 * Park the scheduler first: once the guilty job's fence signals, the
+	 * next job must not reach the hardware before the reset is done, nor
+	 * be mistaken by drm_sched_stop() for a job that lost its fence.
+	 */
+	drm_sched_wqueue_stop(&fdev->sched);
 
-	if (active) {
-		events = fdif_hw_take_pending(fdev);
-		if (events) {
-			atomic64_inc(&fdev->stats.missed_irqs);
-			drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
-			fdif_job_done(fdev, events);
-		} else {
-			atomic64_inc(&fdev->stats.timeouts);
-			atomic64_inc(&fdev->stats.resets);
-			drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
-				job->seqno);
-			fdif_hw_init(fdev);
-			fdif_take_active(fdev);
-			fdif_job_signal(job, -ETIMEDOUT);
-			fdif_pm_idle(fdev);
+	if (drm_dev_enter(&fdev->drm, &idx)) {
+		disable_irq(fdev->irq);
+		spin_lock_irq(&fdev->job_lock);
+		active = fdev->active == job;
+		spin_unlock_irq(&fdev->job_lock);
+
+		if (active) {
+			events = fdif_hw_take_pending(fdev);
+			if (events) {
+				atomic64_inc(&fdev->stats.missed_irqs);
+				drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
+				fdif_job_done(fdev, events);
+			} else {
+				atomic64_inc(&fdev->stats.timeouts);
+				atomic64_inc(&fdev->stats.resets);
+				drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
+					job->seqno);
+				fdif_hw_init(fdev);
+				fdif_take_active(fdev);
+				fdif_job_signal(job, -ETIMEDOUT);
+				fdif_pm_idle(fdev);
+			}
 		}
+		enable_irq(fdev->irq);
+		drm_dev_exit(idx);
 	}
-	enable_irq(fdev->irq);
+	/* else: unplugged, fdif_job_abort_active() ended the job */
 
 	/* the guilty job is done: let the scheduler retire it and go on */
 	drm_sched_stop(&fdev->sched, sched_job);
@@ -258,6 +283,20 @@ static const struct drm_sched_backend_ops fdif_sched_ops = {
 	.free_job = fdif_free_job,
 };
 
+static void fdif_sched_fini(struct drm_device *drm, void *arg)
+{
+	drm_sched_fini(&to_fdif_device(drm)->sched);
+}
+
+/**
+ * fdif_sched_init() - set up the hardware queue
+ * @fdev: the device
+ *
+ * The scheduler lives as long as the drm_device, past an unbind, until the
+ * last open file is closed: entities of open files still point at it.
+ *
+ * Return: 0 or a negative errno.
+ */
 int fdif_sched_init(struct fdif_device *fdev)
 {
 	const struct drm_sched_init_args args = {
@@ -268,14 +307,32 @@ int fdif_sched_init(struct fdif_device *fdev)
 		.name = "fdif",
 		.dev = fdev->drm.dev,
 	};
+	int ret;
 
 	fdev->fence_context = dma_fence_context_alloc(1);
-	return drm_sched_init(&fdev->sched, &args);
+	ret = drm_sched_init(&fdev->sched, &args);
+	if (ret)
+		return ret;
+	return drmm_add_action_or_reset(&fdev->drm, fdif_sched_fini, NULL);
 }
 
-void fdif_sched_fini(struct fdif_device *fdev)
+/**
+ * fdif_job_abort_active() - end the job on the hardware, the device is going
+ * @fdev: the device, already unplugged (no job will be started any more)
+ */
+void fdif_job_abort_active(struct fdif_device *fdev)
 {
-	drm_sched_fini(&fdev->sched);
+	struct fdif_job *job;
+
+	disable_irq(fdev->irq);
+	job = fdif_take_active(fdev);
+	if (job) {
+		fdif_hw_init(fdev);
+		atomic64_inc(&fdev->stats.cancelled);
+		fdif_job_signal(job, -ENODEV);
+		fdif_pm_idle(fdev);
+	}
+	enable_irq(fdev->irq);
 }
 
 /*
@@ -465,6 +522,8 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	ret = fdif_params_check(args);
 	if (ret)
 		return ret;
+	if (drm_dev_is_unplugged(drm))
+		return -ENODEV;
 	if (args->in_sync_count > FDIF_MAX_SYNCS ||
 	    args->out_sync_count > FDIF_MAX_SYNCS)
 		return -EINVAL;

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+/*
+ * IGT-style reliability tests: injected device faults, clients dying,
+ * unbind/bind and module reload, hostile ioctls, and load. Each prints
+ * what it did (TH_LOG) and checks that every job is accounted for in the
+ * driver's debugfs counters. Run on the debug kernel by
+ * `scripts/test.sh --debug-kernel`, whose harness also fails on any
+ * KASAN/lockdep/kmemleak/WARN splat.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/sync_file.h>
+
+#include "kselftest_harness.h"
+#include "fdif_test.h"
+
+#define WAIT_NS		60000000000ll
+#define DEV_NAME	"c000000.fdif"
+#define DRV_DIR		"/sys/bus/platform/drivers/fdif"
+
+/* An ROI around the astronaut's face: the detector's work is small. */
+static const struct drm_fdif_roi face_roi = { 110, 20, 70, 70 };
+
+static long long stat_value(const char *key)
+{
+	char line[128];
+	long long v = -1;
+	FILE *f;
+
+	f = popen("cat /sys/kernel/debug/accel/*/stats 2>/dev/null", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':')
+			v = atoll(line + strlen(key) + 1);
+	pclose(f);
+	return v;
+}
+
+/* submitted == completed + errors + timeouts + cancelled, within @ms */
+static int all_accounted(int ms)
+{
+	long long s, done;
+
+	do {
+		s = stat_value("submitted");
+		done = stat_value("completed") + stat_value("errors") +
+		       stat_value("timeouts") + stat_value("cancelled");
+		if (s == done)
+			return 1;
+		usleep(10000);
+		ms -= 10;
+	} while (ms > 0);
+	return 0;
+}
+
+static int bos_back_to(long long base, int ms)
+{
+	while (stat_value("bos") != base && ms > 0) {
+		usleep(10000);
+		ms -= 10;
+	}
+	return stat_value("bos") == base;
+}
+
+static int fence_wait(int fd, int64_t ns)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = { .num_fences = 1,
+				       .sync_fence_info = (uintptr_t)&info };
+
+	if (poll(&p, 1, (int)(ns / 1000000)) != 1)
+		return -ETIME;
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &file))
+		return -errno;
+	return file.status;
+}
+
+FIXTURE(stress) {
+	int fd;
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+};
+
+FIXTURE_SETUP(stress)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
+	fdif_submit_init(&self->s, &self->j);
+	self->s.roi = face_roi;
+	self->s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	if (self->fd < 0)
+		return;
+	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	fdif_job_bos_free(self->fd, &self->j);
+	close(self->fd);
+}
+
+static int run_one(int fd, struct drm_fdif_submit *s, struct fdif_job_bos *j, int *count)
+{
+	int st, ret = fdif_submit(fd, s);
+
+	if (ret)
+		return ret;
+	st = fence_wait(s->fence_fd, WAIT_NS);
+	close(s->fence_fd);
+	*count = ((struct drm_fdif_result *)j->result.map)->count;
+	return st;
+}
+
+TEST_F_TIMEOUT(stress, faults_interleaved, 900)
+{
+	static const enum fdif_fault modes[] = {
+		FDIF_FAULT_ERR, FDIF_FAULT_DMA, FDIF_FAULT_SPURIOUS, FDIF_FAULT_ERR,
+		FDIF_FAULT_DMA, FDIF_FAULT_SPURIOUS, FDIF_FAULT_ERR, FDIF_FAULT_DMA,
+		FDIF_FAULT_SPURIOUS, FDIF_FAULT_HANG,
+	};
+	int i, st, count, by_mode[5] = { 0 }, good = 0;
+
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+	for (i = 0; i < 200; i++) {
+		enum fdif_fault m = modes[i % 10];
+		int want = m == FDIF_FAULT_SPURIOUS ? 1 :
+			   m == FDIF_FAULT_HANG ? -ETIMEDOUT : -EIO;
+
+		ASSERT_EQ(0, fdif_emu_inject(m, 1));
+		st = run_one(self->fd, &self->s, &self->j, &count);
+		ASSERT_EQ(want, st) TH_LOG("fault %d (mode %d)", i, m);
+		by_mode[m]++;
+		/* and the next job is right */
+		st = run_one(self->fd, &self->s, &self->j, &count);
+		ASSERT_EQ(1, st);
+		ASSERT_EQ(1, count);
+		good++;
+	}
+	ASSERT_TRUE(all_accounted(5000));
+	TH_LOG("200 faults (err %d, dma %d, spurious %d, hang %d), %d good jobs after them; "
+	       "submitted %lld = completed %lld + errors %lld + timeouts %lld + cancelled %lld",
+	       by_mode[FDIF_FAULT_ERR], by_mode[FDIF_FAULT_DMA], by_mode[FDIF_FAULT_SPURIOUS],
+	       by_mode[FDIF_FAULT_HANG], good, stat_value("submitted"), stat_value("completed"),
+	       stat_value("errors"), stat_value("timeouts"), stat_value("cancelled"));
+}
+
+TEST_F_TIMEOUT(stress, clients_killed, 600)
+{
+	long long bos = stat_value("bos");
+	int round, status;
+
+	for (round = 0; round < 30; round++) {
+		int pipefd[2];
+		pid_t pid;
+		char c;
+
+		ASSERT_EQ(0, pipe(pipefd));
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (!pid) {
+			struct fdif_job_bos j;
+			struct drm_fdif_submit s;
+			int fd = fdif_open(), i;
+
+			if (fd < 0 || fdif_job_bos_new(fd, &j))
+				_exit(1);
+			fdif_load_picture("astronaut", j.pic.map);
+			fdif_submit_init(&s, &j);
+			s.roi = face_roi;
+			for (i = 0; i < 6; i++)
+				fdif_submit(fd, &s);
+			if (write(pipefd[1], "x", 1) != 1)
+				_exit(1);
+			pause();	/* killed with jobs queued and in flight */
+			_exit(0);
+		}
+		close(pipefd[1]);
+		ASSERT_EQ(1, read(pipefd[0], &c, 1));
+		close(pipefd[0]);
+		usleep((round % 5) * 20000);
+		kill(pid, SIGKILL);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFSIGNALED(status));
+	}
+	ASSERT_TRUE(all_accounted(60000));
+	ASSERT_TRUE(bos_back_to(bos, 10000)) TH_LOG("bos %lld, was %lld", stat_value("bos"), bos);
+	TH_LOG("30 clients killed with 6 jobs each; every job accounted for, BOs back to %lld", bos);
+}
+
+TEST_F(stress, close_with_bos_mapped_and_exported)
+{
+	long long bos = stat_value("bos");
+	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	struct fdif_bo bo;
+	int fd = fdif_open();
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_bo_new(fd, 8192, &bo));
+	exp.handle = bo.handle;
+	ASSERT_EQ(0, fdif_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	close(fd);	/* mapping and dma-buf still hold the BO */
+	memset(bo.map, 0x5a, bo.size);
+	EXPECT_EQ(bos + 1, stat_value("bos"));
+	munmap(bo.map, bo.size);
+	close(exp.fd);
+	ASSERT_TRUE(bos_back_to(bos, 5000));
+}
+
+static int sysfs_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int wait_node(int present)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if ((access("/dev/accel/accel0", F_OK) == 0) == present)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void good_job(struct __test_metadata *_metadata)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+	int fd = fdif_open(), count;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_submit_init(&s, &j);
+	s.roi = face_roi;
+	s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+	ASSERT_EQ(1, run_one(fd, &s, &j, &count));
+	ASSERT_EQ(1, count);
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+}
+
+/* For tests that need nothing but a longer timeout than TEST()'s 30 s. */
+FIXTURE(plain) {
+	int unused;
+};
+
+FIXTURE_SETUP(plain)
+{
+	if (access("/dev/accel/accel0", F_OK))
+		SKIP(return, "no fdif device");
+}
+
+FIXTURE_TEARDOWN(plain)
+{
+}
+
+TEST(unbind_bind_idle)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+		ASSERT_TRUE(wait_node(0));
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+		ASSERT_TRUE(wait_node(1));
+		good_job(_metadata);
+	}
+	TH_LOG("unbound and bound 3 times, a good job after each");
+}
+
+TEST(unbind_while_open_with_jobs)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+	int fd = fdif_open(), i, fences[4], st;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_submit_init(&s, &j);
+	s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, fdif_submit(fd, &s));
+		fences[i] = s.fence_fd;
+	}
+	/* the driver goes away under an open file with jobs queued */
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+	for (i = 0; i < 4; i++) {
+		st = fence_wait(fences[i], WAIT_NS);
+		/* done before the unbind, or ended by it: never left hanging */
+		EXPECT_TRUE(st == 1 || st == -ENODEV) TH_LOG("job %d: %d", i, st);
+		close(fences[i]);
+	}
+	EXPECT_EQ(-ENODEV, fdif_submit(fd, &s));
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
+TEST(module_reload)
+{
+	int fd, i;
+
+	/* busy: refused cleanly */
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	EXPECT_NE(0, system("rmmod fdif 2>/dev/null"));
+	close(fd);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, system("rmmod fdif"));
+		ASSERT_TRUE(wait_node(0));
+		ASSERT_EQ(0, system("modprobe fdif timeout_ms=2000"));
+		ASSERT_TRUE(wait_node(1));
+		good_job(_metadata);
+	}
+	TH_LOG("rmmod refused while open; unloaded and reloaded 3 times");
+}
+
+static uint64_t rnd(void)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x;
+}
+
+static uint64_t boundary(void)
+{
+	static const uint64_t v[] = { 0, 1, 2, 19, 20, 31, 32, 35, 40, 160, 161, 240,
+				      320, 4096, 76800, 53248, 0x7fffffff, 0x80000000,
+				      0xffffffff, 0x100000000ull, ~0ull };
+
+	return rnd() % 2 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : rnd();
+}
+
+TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
+{
+	static const unsigned long cmds[] = {
+		DRM_IOCTL_FDIF_GET_PARAM, DRM_IOCTL_FDIF_BO_CREATE,
+		DRM_IOCTL_FDIF_BO_MMAP_OFFSET, DRM_IOCTL_FDIF_BO_WAIT,
+		DRM_IOCTL_FDIF_SUBMIT,
+	};
+	long counts[5] = { 0 }, errs[256] = { 0 };
+	int fd = fdif_open(), i, k;
+
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < 100000; i++) {
+		union {
+			struct drm_fdif_submit s;
+			uint64_t w[16];
+		} arg;
+		unsigned int c = rnd() % 5;
+		int ret;
+
+		for (k = 0; k < 16; k++)
+			arg.w[k] = rnd() % 3 ? boundary() : 0;
+		if (c == 1)	/* keep allocations small */
+			arg.w[0] %= 1 << 20;
+		if (c == 3)	/* never wait long */
+			arg.w[1] = rnd() % 1000;
+		ret = fdif_ioctl(fd, cmds[c], &arg);
+		counts[c]++;
+		if (!ret && c == 1) {
+			struct drm_gem_close cl = {
+				.handle = ((struct drm_fdif_bo_create *)&arg)->handle };
+
+			fdif_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
+		}
+		ASSERT_TRUE(ret == 0 || ret == -EINVAL || ret == -ENOENT ||
+			    ret == -EFAULT || ret == -ENOMEM || ret == -EBUSY ||
+			    ret == -ETIMEDOUT)
+			TH_LOG("ioctl %u returned %d", c, ret);
+		errs[-ret & 0xff]++;
+	}
+	TH_LOG("100000 ioctls (%ld get_param, %ld bo_create, %ld mmap_offset, %ld bo_wait, "
+	       "%ld submit): ok %ld, EINVAL %ld, ENOENT %ld, EFAULT %ld, ENOMEM %ld, EBUSY %ld",
+	       counts[0], counts[1], counts[2], counts[3], counts[4], errs[0], errs[EINVAL],
+	       errs[ENOENT], errs[EFAULT], errs[ENOMEM], errs[EBUSY]);
+	close(fd);
+}
+
+struct loader {
+	int jobs, failures, out_of_order;
+};
+
+static void *load_thread(void *arg)
+{
+	struct loader *l = arg;
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+	uint64_t last = 0;
+	int fd = fdif_open(), i;
+
+	if (fd < 0 || fdif_job_bos_new(fd, &j) || fdif_load_picture("astronaut", j.pic.map)) {
+		l->failures = l->jobs;
+		return NULL;
+	}
+	for (i = 0; i < l->jobs; i++) {
+		struct drm_fdif_result *r = j.result.map;
+
+		fdif_submit_init(&s, &j);
+		s.roi = face_roi;
+		if (fdif_submit(fd, &s) || fdif_bo_wait(fd, j.result.handle, WAIT_NS) ||
+		    r->status || r->count != 1 || r->seqno != s.seqno ||
+		    abs((int)r->objects[0].center_x - 145) > 4 ||
+		    abs((int)r->objects[0].center_y - 54) > 4)
+			l->failures++;
+		if (s.seqno <= last)
+			l->out_of_order++;
+		last = s.seqno;
+	}
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(plain, load_4x4, 1800)
+{
+	enum { P = 4, T = 4, TOTAL = 10000 };
+	int p, status, failed = 0;
+	int64_t t0 = fdif_now_ns();
+
+	if (fdif_emu_available())
+		fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	for (p = 0; p < P; p++) {
+		if (!fork()) {
+			pthread_t th[T];
+			struct loader l[T];
+			int t, bad = 0;
+
+			for (t = 0; t < T; t++) {
+				l[t] = (struct loader){ .jobs = TOTAL / (P * T) };
+				pthread_create(&th[t], NULL, load_thread, &l[t]);
+			}
+			for (t = 0; t < T; t++) {
+				pthread_join(th[t], NULL);
+				bad += l[t].failures + l[t].out_of_order;
+			}
+			_exit(bad ? 1 : 0);
+		}
+	}
+	for (p = 0; p < P; p++) {
+		ASSERT_GT(wait(&status), 0);
+		failed += !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	EXPECT_EQ(0, failed);
+	ASSERT_TRUE(all_accounted(10000));
+	TH_LOG("4 processes x 4 threads: %d jobs in %.1f s, every result right, seqnos in order",
+	       TOTAL, (fdif_now_ns() - t0) / 1e9);
+}
+
+TEST_HARNESS_MAIN
