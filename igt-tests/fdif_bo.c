@@ -9,22 +9,7 @@
 #include "kselftest_harness.h"
 #include "fdif_test.h"
 
-FIXTURE(dev) {
-	int fd;
-};
-
-FIXTURE_SETUP(dev)
-{
-	self->fd = fdif_open();
-	if (self->fd < 0)
-		SKIP(return, "no fdif device");
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	if (self->fd >= 0)
-		close(self->fd);
-}
+FDIF_DEV_FIXTURE(dev);
 
 TEST_F(dev, create_bo_zero_bytes)
 {

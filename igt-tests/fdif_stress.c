@@ -119,6 +119,7 @@ static int run_one(int fd, struct drm_fdif_submit *s, struct fdif_job_bos *j, in
 {
 	int st, ret = fdif_submit(fd, s);
 
+	*count = 0;
 	if (ret)
 		return ret;
 	st = fence_wait(s->fence_fd, WAIT_NS);
@@ -377,6 +378,7 @@ TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
 	for (i = 0; i < 100000; i++) {
 		union {
 			struct drm_fdif_submit s;
+			struct drm_fdif_bo_create c;
 			uint64_t w[16];
 		} arg;
 		unsigned int c = rnd() % 5;
@@ -391,8 +393,7 @@ TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
 		ret = fdif_ioctl(fd, cmds[c], &arg);
 		counts[c]++;
 		if (!ret && c == 1) {
-			struct drm_gem_close cl = {
-				.handle = ((struct drm_fdif_bo_create *)&arg)->handle };
+			struct drm_gem_close cl = { .handle = arg.c.handle };
 
 			fdif_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
 		}

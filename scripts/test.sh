@@ -4,7 +4,9 @@
 #   2. the device-model qtests against the patched QEMU;
 #   3. static checks of the driver: checkpatch --strict, sparse, W=1;
 #   4. in the guest (arm64 kernel with the driver, booted in that QEMU):
-#      the driver's KUnit tests and the IGT-style uAPI tests.
+#      the driver's KUnit tests and the IGT-style uAPI tests;
+#   5. the reliability (stress) suite on the debug kernel (KASAN, lockdep,
+#      kmemleak, DMA-API debug), failing on any splat. --quick skips it.
 # Installs what it needs (apt-get), builds what is not cached in
 # $FDIF_CACHE, and ends with the line 'N passed, N failed, N skipped'
 # counted over every subtest. Exits non-zero if anything failed.
@@ -41,5 +43,22 @@ if [ ${#guest_files[@]} -eq 0 ]; then
 	guest_files=("$guest_out/harness.tap")
 fi
 results+=("${guest_files[@]}")
+
+if [ "${1:-}" != --quick ]; then
+	progress "reliability: the stress suite on the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug)"
+	dbg_out="$FDIF_ROOT/build/guest-debug"
+	rm -rf "$dbg_out"
+	mapfile -t dbg_files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --debug-kernel \
+		--suite stress --out "$dbg_out" --timeout 3600 || true)
+	if [ ${#dbg_files[@]} -eq 0 ]; then
+		mkdir -p "$dbg_out"
+		printf 'not ok 1 - the debug-kernel harness ran\n1..1\n' > "$dbg_out/harness.tap"
+		dbg_files=("$dbg_out/harness.tap")
+	fi
+	# the same file names as the normal run: keep them apart in the summary
+	for f in "${dbg_files[@]}"; do
+		mv "$f" "${f%.tap}.debug.tap" 2>/dev/null && results+=("${f%.tap}.debug.tap")
+	done
+fi
 
 exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" "${results[@]}"

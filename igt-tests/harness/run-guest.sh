@@ -86,6 +86,7 @@ cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
 make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 for t in "$tb"/fdif_*; do
+	case "${t##*/}" in fdif_stress | fdif_bench) continue ;; esac
 	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
 done
 cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"

@@ -233,7 +233,7 @@ int64_t fdif_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static volatile uint32_t *emu_map(void)
+volatile uint32_t *fdif_emu_regs(void)
 {
 	static volatile uint32_t *regs;
 	int fd;
@@ -248,20 +248,24 @@ static volatile uint32_t *emu_map(void)
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
+	if (((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE) {
+		munmap(p, 0x1000);
+		return NULL;
+	}
 	regs = p;
 	return regs;
 }
 
 bool fdif_emu_available(void)
 {
-	volatile uint32_t *r = emu_map();
+	volatile uint32_t *r = fdif_emu_regs();
 
 	return r && r[EMU_ID / 4] == EMU_ID_VALUE;
 }
 
 int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs)
 {
-	volatile uint32_t *r = emu_map();
+	volatile uint32_t *r = fdif_emu_regs();
 
 	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
 		return -ENODEV;
