@@ -31,13 +31,7 @@ extract_source() {
 	rm -rf "$KCACHE"/src-* "$KCACHE"/build-*
 	mkdir -p "$dir"
 	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$dir" --strip-components=1
-	local p
-	for p in "$KDIR"/patches/*.patch; do
-		[ -e "$p" ] || continue
-		progress "applying $(basename "$p")"
-		patch -d "$dir" -p1 --quiet --forward < "$p" ||
-			die "$(basename "$p") does not apply to linux $ver"
-	done
+	apply_patches "$dir" "$KDIR"/patches/*.patch
 	touch "$dir/.fdif-ready"
 }
 

@@ -40,18 +40,13 @@ patch_hash() {
 }
 
 extract_source() {
-	local dir="$QCACHE/src-$QEMU_VER-$(patch_hash)" p
+	local dir="$QCACHE/src-$QEMU_VER-$(patch_hash)"
 	QEMU_SRC="$dir"
 	[ -f "$dir/.fdif-ready" ] && return 0
 	progress "unpacking qemu $QEMU_VER with Debian's patches (dpkg-source -x)"
 	rm -rf "$QCACHE"/src-* "$QCACHE"/build-*	# superseded by new patches
 	dpkg-source -x --no-check "$QEMU_DL/qemu_${QEMU_VER}.dsc" "$dir" >/dev/null
-	for p in "$QDEV"/patches/*.patch; do
-		[ -e "$p" ] || continue
-		progress "applying $(basename "$p")"
-		patch -d "$dir" -p1 --quiet --forward < "$p" ||
-			die "patch $(basename "$p") does not apply to qemu $QEMU_VER"
-	done
+	apply_patches "$dir" "$QDEV"/patches/*.patch
 	touch "$dir/.fdif-ready"
 }
 

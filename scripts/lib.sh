@@ -83,13 +83,22 @@ hash_inputs() {
 	done | sed "s|$FDIF_ROOT/||" | sha256sum | cut -c1-16
 }
 
-# Host packages every build needs.
-FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
-	opencv-data)
+# apply_patches DIR PATCH...: apply a patch series to the tree in DIR.
+apply_patches() {
+	local dir=$1 p
+	shift
+	for p in "$@"; do
+		[ -e "$p" ] || continue
+		progress "applying $(basename "$p")"
+		patch -d "$dir" -p1 --quiet --forward < "$p" ||
+			die "$(basename "$p") does not apply to $dir"
+	done
+}
 
-# Packages the host build and the detector's fixtures need.
-FDIF_HOST_PKGS+=(python3 python3-numpy python3-pil python3-skimage
-	python-matplotlib-data facedetect libdrm-dev libpng-dev libjpeg-dev)
+# Packages the host build (detector, library) and the detector's fixtures need.
+FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
+	opencv-data libdrm-dev libpng-dev libjpeg-dev python3 python3-numpy
+	python3-pil python3-skimage python-matplotlib-data facedetect)
 
 # meson_build: configure (once) and build the host tree in build/.
 meson_build() {

@@ -33,32 +33,27 @@ progress "static checks of the driver (checkpatch --strict, sparse, W=1)"
 "$FDIF_ROOT/accel-fdif/check.sh" > "$FDIF_ROOT/build/driver-checks.tap" || true
 results+=("$FDIF_ROOT/build/driver-checks.tap")
 
+# guest_run OUT ARGS...: boot the guest with run-guest.sh ARGS; its result
+# files, or one failing result if the harness itself could not run.
+guest_run() {
+	local out=$1 files
+	shift
+	rm -rf "$out"
+	mapfile -t files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$out" "$@" || true)
+	if [ ${#files[@]} -eq 0 ]; then
+		mkdir -p "$out"
+		printf 'not ok 1 - the guest harness ran (%s)\n1..1\n' "$*" > "$out/harness.tap"
+		files=("$out/harness.tap")
+	fi
+	results+=("${files[@]}")
+}
+
 progress "running the driver's tests in the guest"
-guest_out="$FDIF_ROOT/build/guest"
-rm -rf "$guest_out"
-mapfile -t guest_files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$guest_out" || true)
-if [ ${#guest_files[@]} -eq 0 ]; then
-	mkdir -p "$guest_out"
-	printf 'not ok 1 - the guest test harness ran\n1..1\n' > "$guest_out/harness.tap"
-	guest_files=("$guest_out/harness.tap")
-fi
-results+=("${guest_files[@]}")
+guest_run "$FDIF_ROOT/build/guest"
 
 if [ "${1:-}" != --quick ]; then
 	progress "reliability: the stress suite on the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug)"
-	dbg_out="$FDIF_ROOT/build/guest-debug"
-	rm -rf "$dbg_out"
-	mapfile -t dbg_files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --debug-kernel \
-		--suite stress --out "$dbg_out" --timeout 3600 || true)
-	if [ ${#dbg_files[@]} -eq 0 ]; then
-		mkdir -p "$dbg_out"
-		printf 'not ok 1 - the debug-kernel harness ran\n1..1\n' > "$dbg_out/harness.tap"
-		dbg_files=("$dbg_out/harness.tap")
-	fi
-	# the same file names as the normal run: keep them apart in the summary
-	for f in "${dbg_files[@]}"; do
-		mv "$f" "${f%.tap}.debug.tap" 2>/dev/null && results+=("${f%.tap}.debug.tap")
-	done
+	guest_run "$FDIF_ROOT/build/guest-debug" --debug-kernel --suite stress --timeout 3600
 fi
 
 exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" "${results[@]}"

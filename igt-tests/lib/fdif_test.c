@@ -233,7 +233,8 @@ int64_t fdif_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-volatile uint32_t *fdif_emu_regs(void)
+/* The emulated device's registers (mapped once), or NULL if not emulated. */
+static volatile uint32_t *fdif_emu_regs(void)
 {
 	static volatile uint32_t *regs;
 	int fd;

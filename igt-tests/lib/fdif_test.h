@@ -66,8 +66,6 @@ int64_t fdif_now_ns(void);
 /* Fault injection through the emulated device (QEMU test-regs=on). */
 bool fdif_emu_available(void);
 int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs);
-/* The emulated device's registers (mapped once), or NULL if not emulated. */
-volatile uint32_t *fdif_emu_regs(void);
 
 /*
  * FDIF_DEV_FIXTURE(name) - the fixture most tests share: self->fd is an
