@@ -196,6 +196,104 @@ const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx);
 unsigned int facedet_ctx_candidates(const struct facedet_ctx *ctx,
 				    const struct facedet_face **faces);
 
+/*
+ * Splitting one facedet_detect() job across threads.
+ *
+ * A job is a plan of independent work units: one per rotated scan (angle),
+ * or, with @bands > 1, each scan's pyramid levels cut into @bands runs of
+ * about equal window counts.  Each unit runs on its own context (any
+ * thread, any order, any number of units per context one after the other)
+ * and leaves its raw output in a part; facedet_merge() then combines the
+ * parts in plan order.  The result (faces, candidates, stats) is identical
+ * to facedet_detect() with the same parameters, whatever the split, the
+ * threads or the order the units ran in:
+ *
+ *	facedet_plan_init(ctx, w, h, &params, 2, &plan);
+ *	for (i = 0; i < plan.nunits; i++)	// in parallel, one ctx per worker
+ *		facedet_run_unit(worker_ctx, img, stride, &plan, i, parts[i]);
+ *	n = facedet_merge(ctx, &plan, parts, faces);
+ *
+ * facedet_detect() itself is exactly this with @bands = 1 on one context.
+ * Contexts and parts are not shared between threads while in use; the model
+ * and the plan are read-only and may be.  The picture must not change
+ * between the units and the merge.
+ */
+#define FACEDET_MAX_BANDS	4
+#define FACEDET_MAX_UNITS	(3 * FACEDET_MAX_BANDS)
+
+/**
+ * struct facedet_unit - one independent piece of a job
+ * @scan: rotated scan: 0 = direction's center angle, 1 = +20, 2 = -20 degrees
+ * @first_level: first pyramid level of that scan it covers
+ * @nlevels: number of levels (0 only for a scan too small for any level)
+ * @windows: window positions in those levels, an estimate of its cost
+ *	(the actual work depends on the picture)
+ */
+struct facedet_unit {
+	unsigned int scan, first_level, nlevels, windows;
+};
+
+/**
+ * struct facedet_plan - a job cut into units (filled by facedet_plan_init())
+ * @params: the request, ROI size resolved (sizex, sizey never 0)
+ * @w, @h: picture size
+ * @nscans: rotated scans (1 or 3)
+ * @nunits: units in @unit, ordered by scan, then level
+ * @unit: the units
+ */
+struct facedet_plan {
+	struct facedet_params params;
+	unsigned int w, h;
+	unsigned int nscans;
+	unsigned int nunits;
+	struct facedet_unit unit[FACEDET_MAX_UNITS];
+};
+
+/** struct facedet_part - one unit's output (opaque; reusable for any unit) */
+struct facedet_part;
+
+/**
+ * facedet_plan_init() - cut a facedet_detect() job into units
+ * @ctx: a context the picture fits (used for the model and size checks only)
+ * @w, @h: picture size
+ * @params: the request, as for facedet_detect()
+ * @bands: level bands per scan, 1..FACEDET_MAX_BANDS (1: one unit per angle)
+ * @plan: output
+ * Return: 0, -EINVAL for bad parameters, -E2BIG for a picture too large.
+ */
+int facedet_plan_init(const struct facedet_ctx *ctx, unsigned int w, unsigned int h,
+		      const struct facedet_params *params, unsigned int bands,
+		      struct facedet_plan *plan);
+
+/** facedet_part_new() - an empty part; NULL if out of memory */
+struct facedet_part *facedet_part_new(void);
+void facedet_part_free(struct facedet_part *part);
+
+/**
+ * facedet_run_unit() - run unit @unit of @plan on @ctx into @part
+ * @ctx: a context made for pictures of at least the plan's size, with the
+ *	same model as the plan's; its stats and candidates are not touched
+ *	in a meaningful way (read them from the merging context)
+ * @img, @stride: the picture of the plan
+ * Return: 0, -EINVAL, -E2BIG or -ENOMEM.
+ */
+int facedet_run_unit(struct facedet_ctx *ctx, const uint8_t *img, unsigned int stride,
+		     const struct facedet_plan *plan, unsigned int unit,
+		     struct facedet_part *part);
+
+/**
+ * facedet_merge() - combine the parts of every unit of @plan
+ * @ctx: context receiving the stats and candidates (may be one of the
+ *	workers' once they are done)
+ * @parts: @plan->nunits parts, parts[i] holding unit i's output
+ * @faces: output, room for FACEDET_MAX_FACES entries
+ * Return: as facedet_detect(); -EINVAL if a part is missing or holds
+ * another unit.
+ */
+int facedet_merge(struct facedet_ctx *ctx, const struct facedet_plan *plan,
+		  struct facedet_part *const parts[],
+		  struct facedet_face faces[FACEDET_MAX_FACES]);
+
 /** facedet_params_default() - FDIF reset values: whole picture, 20 px, up, LHIT 5 */
 void facedet_params_default(struct facedet_params *params);
 

@@ -28,6 +28,7 @@
 /* Windows flatter than this standard deviation are not faces. */
 #define MIN_STDDEV 10.0
 
+/* A tree node compiled for one integral layout: the reference evaluator. */
 struct fd_cnode {
 	int ofs[FD_MAX_RECTS][4];
 	float weight[FD_MAX_RECTS];
@@ -36,23 +37,91 @@ struct fd_cnode {
 	int left, right;
 };
 
+/*
+ * The fast evaluator's tree: a stump, or a depth-2 tree whose root has one
+ * leaf child and one node child (every tree of alt2 has this shape).  A
+ * stump is stored as such a tree whose second node has no rectangles and a
+ * threshold of -inf, so it always takes its ">=" leaf.
+ *
+ * Rectangle weights are integers here (alt2's are -1, 2 and 3), so a
+ * feature is an exact int32 sum, converted to float once.  fd_ctx_init()
+ * only takes this path if every weight is an integer and every feature's
+ * largest possible |sum| is below 2^24: then the float sum of the
+ * reference evaluator is exact too and both give the same float, bit for
+ * bit.  Anything else runs the reference evaluator.
+ */
+struct fd_pnode {
+	int ofs[FD_MAX_RECTS][4];
+	int32_t weight[FD_MAX_RECTS];
+	float fweight[FD_MAX_RECTS];	/* the same, for the vector code */
+	int nrects;
+	float threshold;
+};
+
+struct fd_ptree {
+	struct fd_pnode n[2];	/* root, second node */
+	float leaf_root;	/* the root's leaf */
+	float leaf_lt, leaf_ge;	/* the second node's leaves: < threshold, >= */
+	int node_if_lt;		/* the root goes to the second node if < threshold */
+	int32_t node_xor;	/* 0 if node_if_lt, else -1: "<" mask ^ this = to node */
+};
+
 static int iround(double v)
 {
 	return (int)lrint(v);
 }
 
 /*
- * Compute every node's rectangle offsets for integral images of stride @S.
- * Each picture size gets its own stride, so its integrals stay as compact
- * (and cache-friendly) as they can be; a new stride costs one pass over the
- * nodes per picture, not per window.
+ * Where integral column @dx of a window lives relative to the window's own
+ * column.  Levels scanned with a 2-pixel step store their integral images
+ * with even columns first, then odd ones ("deinterleaved"): the windows at
+ * x = 0, 2, 4, ... then read consecutive addresses, which is what lets the
+ * vector code load 8 windows' corners with one load.  A window at x = 2i
+ * has base column i; column 2i + dx is at i + dx/2 if dx is even and at
+ * H + i + dx/2 (rounded down) if odd, H being the number of even columns.
  */
-static void compile_nodes(struct facedet_ctx *ctx, int S)
+static int col_ofs(int dx, int S, int deint)
+{
+	if (!deint)
+		return dx;
+	return (dx & 1 ? (S + 1) / 2 : 0) + (dx >> 1);
+}
+
+static void rect_ofs(int ofs[4], const struct fd_rect *r, int S, int deint)
+{
+	ofs[0] = r->y * S + col_ofs(r->x, S, deint);
+	ofs[1] = r->y * S + col_ofs(r->x + r->w, S, deint);
+	ofs[2] = (r->y + r->h) * S + col_ofs(r->x, S, deint);
+	ofs[3] = (r->y + r->h) * S + col_ofs(r->x + r->w, S, deint);
+}
+
+static void compile_pnode(struct fd_pnode *pn, const struct facedet_model *m,
+			  const struct fd_node *n, int S, int deint)
+{
+	const struct fd_feature *f = &m->features[n->feature];
+	int j;
+
+	memset(pn, 0, sizeof(*pn));
+	pn->threshold = n->threshold;
+	pn->nrects = f->nrects;
+	for (j = 0; j < f->nrects; j++) {
+		pn->weight[j] = (int32_t)f->r[j].weight;
+		pn->fweight[j] = (float)pn->weight[j];
+		rect_ofs(pn->ofs[j], &f->r[j], S, deint);
+	}
+}
+
+/*
+ * Compute every node's rectangle offsets for integral images of stride @S
+ * in the given column layout.  A scan compiles at most twice (its 2-step
+ * levels, then its 1-step ones), not per window or per level.
+ */
+static void compile_nodes(struct facedet_ctx *ctx, int S, int deint)
 {
 	const struct facedet_model *m = ctx->m;
 	int i, j;
 
-	if (ctx->stride == S)
+	if (ctx->stride == S && ctx->deint == deint)
 		return;
 	for (i = 0; i < m->nnodes; i++) {
 		const struct fd_node *n = &m->nodes[i];
@@ -67,33 +136,109 @@ static void compile_nodes(struct facedet_ctx *ctx, int S)
 			const struct fd_rect *r = &f->r[j < f->nrects ? j : 0];
 
 			c->weight[j] = j < f->nrects ? r->weight : 0;
-			c->ofs[j][0] = r->y * S + r->x;
-			c->ofs[j][1] = r->y * S + r->x + r->w;
-			c->ofs[j][2] = (r->y + r->h) * S + r->x;
-			c->ofs[j][3] = (r->y + r->h) * S + r->x + r->w;
+			rect_ofs(c->ofs[j], r, S, deint);
+		}
+	}
+	if (ctx->fast) {
+		for (i = 0; i < m->ntrees; i++) {
+			const struct fd_tree *t = &m->trees[i];
+			const struct fd_node *root = &m->nodes[t->first_node];
+			struct fd_ptree *pt = &ctx->ptrees[i];
+
+			compile_pnode(&pt->n[0], m, root, S, deint);
+			if (t->nnodes == 1) {
+				/* stump: "<" takes the left leaf, the dummy node the right */
+				memset(&pt->n[1], 0, sizeof(pt->n[1]));
+				pt->n[1].threshold = -INFINITY;
+				pt->node_if_lt = 0;
+				pt->node_xor = -1;
+				pt->leaf_root = m->leaves[t->first_leaf - root->left];
+				pt->leaf_ge = m->leaves[t->first_leaf - root->right];
+				pt->leaf_lt = pt->leaf_ge;
+			} else {
+				const struct fd_node *second = &m->nodes[t->first_node + 1];
+
+				compile_pnode(&pt->n[1], m, second, S, deint);
+				pt->node_if_lt = root->left > 0;
+				pt->node_xor = pt->node_if_lt ? 0 : -1;
+				pt->leaf_root = m->leaves[t->first_leaf -
+							  (root->left > 0 ? root->right : root->left)];
+				pt->leaf_lt = m->leaves[t->first_leaf - second->left];
+				pt->leaf_ge = m->leaves[t->first_leaf - second->right];
+			}
 		}
 	}
 	/* variance is measured on the window less a one-pixel border */
-	ctx->nofs[0] = 1 * S + 1;
-	ctx->nofs[1] = 1 * S + m->win_w - 1;
-	ctx->nofs[2] = (m->win_h - 1) * S + 1;
-	ctx->nofs[3] = (m->win_h - 1) * S + m->win_w - 1;
+	{
+		const struct fd_rect v = { 1, 1, m->win_w - 2, m->win_h - 2, 0 };
+
+		rect_ofs(ctx->nofs, &v, S, deint);
+	}
 	ctx->narea = (m->win_w - 2) * (m->win_h - 2);
 	ctx->stride = S;
+	ctx->deint = deint;
+}
+
+/*
+ * Can the fast evaluator run this model with results identical to the
+ * reference one?  See struct fd_ptree.
+ */
+static int model_is_fast(const struct facedet_model *m)
+{
+	int i, j;
+
+	for (i = 0; i < m->ntrees; i++) {
+		const struct fd_tree *t = &m->trees[i];
+		const struct fd_node *n = &m->nodes[t->first_node];
+
+		if (t->nnodes == 1)
+			continue;
+		if (t->nnodes != 2 || (n->left > 0) == (n->right > 0) ||
+		    n[1].left > 0 || n[1].right > 0)
+			return 0;
+	}
+	for (i = 0; i < m->nfeatures; i++) {
+		const struct fd_feature *f = &m->features[i];
+		double bound = 0;
+
+		for (j = 0; j < f->nrects; j++) {
+			const struct fd_rect *r = &f->r[j];
+
+			if (r->weight != (float)(int32_t)r->weight || fabsf(r->weight) > 1024)
+				return 0;
+			bound += fabs(r->weight) * r->w * r->h * 255.0;
+		}
+		if (bound >= 16777216.0)	/* 2^24: all partial sums exact in float */
+			return 0;
+	}
+	return 1;
 }
 
 int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 {
-	int S = cap + 1;
+	int S = cap + 1, i;
+	const char *ev;
+	/* the vector code reads up to a chunk past the last window of a row */
+	size_t isize = (size_t)S * S + 4 * FD_MAX_WINDOW;
 
 	ctx->m = m;
 	ctx->cap = cap;
 	ctx->stride = 0;
+	/*
+	 * Testing and benchmarking knob, FACEDET_EVAL: "scalar" scans one
+	 * window at a time with the fast evaluator, "reference" with the
+	 * reference one; the golden test runs all three evaluators.
+	 */
+	ev = getenv("FACEDET_EVAL");
+	ctx->fast = model_is_fast(m) && !(ev && !strcmp(ev, "reference"));
+	ctx->scalar = ev && !strcmp(ev, "scalar");
 	ctx->cnodes = calloc(m->nnodes, sizeof(*ctx->cnodes));
+	ctx->ptrees = ctx->fast ? calloc(m->ntrees, sizeof(*ctx->ptrees)) : NULL;
+	ctx->stage_thr = malloc(m->nstages * sizeof(*ctx->stage_thr));
 	ctx->scaled = malloc((size_t)cap * cap);
 	ctx->rotated = malloc((size_t)cap * cap);
-	ctx->sum = malloc((size_t)S * S * sizeof(*ctx->sum));
-	ctx->sq = malloc((size_t)S * S * sizeof(*ctx->sq));
+	ctx->sum = calloc(isize, sizeof(*ctx->sum));
+	ctx->sq = calloc(isize, sizeof(*ctx->sq));
 	ctx->xofs = malloc(cap * sizeof(*ctx->xofs));
 	ctx->xw = malloc(cap * sizeof(*ctx->xw));
 	ctx->raw_cap = 1024;
@@ -101,9 +246,13 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->tmp = malloc(ctx->raw_cap * sizeof(*ctx->tmp));
 	ctx->labels = malloc(ctx->raw_cap * sizeof(*ctx->labels));
 	ctx->cls = malloc(ctx->raw_cap * sizeof(*ctx->cls));
-	if (!ctx->cnodes || !ctx->scaled || !ctx->rotated || !ctx->sum || !ctx->sq || !ctx->xofs ||
+	if (!ctx->cnodes || (ctx->fast && !ctx->ptrees) || !ctx->stage_thr || !ctx->scaled ||
+	    !ctx->rotated || !ctx->sum || !ctx->sq || !ctx->xofs ||
 	    !ctx->xw || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
 		return -ENOMEM;
+	/* the very float the reference evaluator compares a stage sum with */
+	for (i = 0; i < m->nstages; i++)
+		ctx->stage_thr[i] = m->stages[i].threshold - STAGE_EPS;
 
 	return 0;
 }
@@ -111,6 +260,8 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 void fd_ctx_fini(struct facedet_ctx *ctx)
 {
 	free(ctx->cnodes);
+	free(ctx->ptrees);
+	free(ctx->stage_thr);
 	free(ctx->scaled);
 	free(ctx->rotated);
 	free(ctx->sum);
@@ -179,10 +330,11 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 	}
 }
 
+/* Sum and squared-sum integrals of @img in the layout compiled last. */
 static void integral(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 		     int istride)
 {
-	const int S = ctx->stride;
+	const int S = ctx->stride, H = (S + 1) / 2, deint = ctx->deint;
 	int32_t *sum = ctx->sum;
 	uint32_t *sq = ctx->sq;
 	int x, y;
@@ -198,11 +350,22 @@ static void integral(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 
 		s[0] = 0;
 		q[0] = 0;
+		if (!deint) {
+			for (x = 0; x < w; x++) {
+				rs += row[x];
+				rq += (uint32_t)row[x] * row[x];
+				s[x + 1] = sp[x + 1] + rs;
+				q[x + 1] = qp[x + 1] + rq;
+			}
+			continue;
+		}
 		for (x = 0; x < w; x++) {
+			int c = x + 1, i = (c & 1 ? H : 0) + (c >> 1);
+
 			rs += row[x];
 			rq += (uint32_t)row[x] * row[x];
-			s[x + 1] = sp[x + 1] + rs;
-			q[x + 1] = qp[x + 1] + rq;
+			s[i] = sp[i] + rs;
+			q[i] = qp[i] + rq;
 		}
 	}
 }
@@ -210,6 +373,7 @@ static void integral(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 #define RECT_SUM(p, o) ((p)[(o)[0]] - (p)[(o)[1]] - (p)[(o)[2]] + (p)[(o)[3]])
 
 /*
+ * The reference evaluator: any tree shape, float weights.
  * Evaluate the cascade on the window whose integral corner is @ofs.
  * Return: 1 if every stage passes, 0 if the first stage rejects it (the
  * caller then skips the next position, as OpenCV does), -1 otherwise.
@@ -261,14 +425,84 @@ static int eval_window(const struct facedet_ctx *ctx, size_t ofs)
 	return 1;
 }
 
-static int push_raw(struct facedet_ctx *ctx, int x, int y, int w, int h)
+/* A feature's exact integer sum (fast evaluator). */
+static inline int32_t pfeature(const int32_t *p, const struct fd_pnode *n)
 {
-	if (ctx->nraw == ctx->raw_cap) {
-		int cap = ctx->raw_cap * 2;
-		struct facedet_rect *raw = realloc(ctx->raw, cap * sizeof(*raw));
-		struct facedet_rect *tmp;
-		int *labels, *cls;
+	int32_t v = n->weight[0] * RECT_SUM(p, n->ofs[0]) +
+		    n->weight[1] * RECT_SUM(p, n->ofs[1]);
 
+	if (n->nrects > 2)
+		v += n->weight[2] * RECT_SUM(p, n->ofs[2]);
+	return v;
+}
+
+/*
+ * The fast evaluator, from stage @si on, for a window that passed the
+ * variance test with normalisation @inv.  Same return values as
+ * eval_window().  Each comparison is the reference one: float(sum) * inv
+ * against the node's float threshold, and the stage sums add the same
+ * leaves in the same order.
+ */
+static int eval_fast(const struct facedet_ctx *ctx, const int32_t *p, float inv, int si)
+{
+	const struct facedet_model *m = ctx->m;
+
+	for (; si < m->nstages; si++) {
+		const struct fd_ptree *t = &ctx->ptrees[m->stages[si].first_tree];
+		const struct fd_ptree *tend = t + m->stages[si].ntrees;
+		float acc = 0;
+
+		for (; t < tend; t++) {
+			int lt = (float)pfeature(p, &t->n[0]) * inv < t->n[0].threshold;
+
+			if (lt == t->node_if_lt) {
+				lt = (float)pfeature(p, &t->n[1]) * inv < t->n[1].threshold;
+				acc += lt ? t->leaf_lt : t->leaf_ge;
+			} else {
+				acc += t->leaf_root;
+			}
+		}
+		if (acc < ctx->stage_thr[si])
+			return si == 0 ? 0 : -1;
+	}
+	return 1;
+}
+
+/*
+ * The variance test of the fast evaluator, without the square root on
+ * rejected windows.  nf = area * sumsq - sum^2 is an exact integer (below
+ * 2^53: area <= 62^2, sumsq <= area * 255^2) computed exactly in double,
+ * and T = MIN_STDDEV * area is an integer, so the reference test
+ * sqrt(nf) <= T is the same as nf <= T^2: sqrt is correctly rounded and
+ * monotonic, sqrt(T^2) = T exactly, and for nf >= T^2 + 1 the true root
+ * exceeds T by more than 1/(2T + 2) > 1e-5, far more than half an ulp of T.
+ * Return: 1 and *@inv as the reference computes it, or 0 (rejected).
+ */
+static inline int window_var(const struct facedet_ctx *ctx, const int32_t *p,
+			     const uint32_t *q, float *inv)
+{
+	const int *no = ctx->nofs;
+	const double area = ctx->narea, t = MIN_STDDEV * area;
+	int32_t vsum = RECT_SUM(p, no);
+	uint32_t vsq = q[no[0]] - q[no[1]] - q[no[2]] + q[no[3]];
+	double nf = area * vsq - (double)vsum * vsum;
+
+	if (nf <= t * t)
+		return 0;
+	*inv = (float)(1.0 / sqrt(nf));
+	return 1;
+}
+
+/* Make room for @n raw windows (and their grouping scratch). */
+int fd_reserve(struct facedet_ctx *ctx, int n)
+{
+	if (n > ctx->raw_cap) {
+		int cap = ctx->raw_cap, *labels, *cls;
+		struct facedet_rect *raw, *tmp;
+
+		while (cap < n)
+			cap *= 2;
+		raw = realloc(ctx->raw, cap * sizeof(*raw));
 		if (!raw)
 			return -ENOMEM;
 		ctx->raw = raw;
@@ -286,52 +520,321 @@ static int push_raw(struct facedet_ctx *ctx, int x, int y, int w, int h)
 		ctx->cls = cls;
 		ctx->raw_cap = cap;
 	}
+	return 0;
+}
+
+static int push_raw(struct facedet_ctx *ctx, int x, int y, int w, int h)
+{
+	if (ctx->nraw == ctx->raw_cap && fd_reserve(ctx, ctx->nraw + 1))
+		return -ENOMEM;
 	ctx->raw[ctx->nraw++] = (struct facedet_rect){ x, y, w, h, 1 };
 	return 0;
 }
 
-int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
-	    int stride, double step, int min_size, int max_size)
+/* One pyramid level being scanned. */
+struct level {
+	double factor;
+	int ww, wh;		/* window size in the picture */
+	int step;		/* window step in the level */
+	int npos, nrows;	/* window positions per row, rows */
+	const struct fd_keep *keep;
+};
+
+/* Keep raw window (x, y) of the level?  Hits outside are dropped. */
+static int keep_hit(const struct level *lv, int x, int y)
+{
+	return !lv->keep || lv->keep->fn(lv->keep->arg, iround(x * lv->factor),
+					 iround(y * lv->factor), lv->ww, lv->wh);
+}
+
+/* The reference scan of one level: one window at a time. */
+static int scan_level_scalar(struct facedet_ctx *ctx, const struct level *lv)
+{
+	const int S = ctx->stride;
+	int y, i, r;
+
+	for (y = 0; y < lv->nrows; y++) {
+		const size_t row = (size_t)y * lv->step * S;
+
+		for (i = 0; i < lv->npos; i++) {
+			float inv;
+
+			if (!ctx->fast)
+				r = eval_window(ctx, row + i);
+			else if (!window_var(ctx, ctx->sum + row + i, ctx->sq + row + i, &inv))
+				r = -1;
+			else
+				r = eval_fast(ctx, ctx->sum + row + i, inv, 0);
+			ctx->stats.windows++;
+			if (r > 0) {
+				if (keep_hit(lv, i * lv->step, y * lv->step) &&
+				    push_raw(ctx, iround(i * lv->step * lv->factor),
+					     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
+					return -ENOMEM;
+			} else if (r == 0) {
+				i++;	/* stage 0 rejects: skip the next position */
+			}
+		}
+	}
+	return 0;
+}
+
+#if defined(__GNUC__) && !defined(FACEDET_NO_VECTOR)
+/*
+ * The vector scan: GCC/Clang generic vectors, so it needs no intrinsics
+ * and builds to SSE2 on x86-64, NEON on aarch64, and the same code at
+ * QEMU's -O2.  A chunk is 8 consecutive window positions of a row: their
+ * integral corners are 8 consecutive int32 (see col_ofs()), so every
+ * rectangle corner is one vector load.  Per chunk: the variance test and
+ * stage 0 for all 8 (needed anyway: the skip rule and the windows counter
+ * depend on every visited position's stage-0 result), then the walk that
+ * decides which positions the reference scan visits, then the following
+ * stages on the chunk while enough lanes live, then the scalar fast
+ * evaluator on the few survivors.  Every lane computes exactly the
+ * reference's float operations (IEEE, no reassociation; the only products
+ * are exact or feed a comparison, so FMA contraction cannot change them).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+/* vectors only cross static functions of this file: no ABI to keep */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#ifndef FD_VL
+#define FD_VL 4
+#endif
+#ifndef FD_DENSE_MIN
+#define FD_DENSE_MIN 1
+#endif
+	/* live lanes below which the scalar code is cheaper */
+typedef int32_t fd_vi __attribute__((vector_size(FD_VL * 4)));
+typedef uint32_t fd_vu __attribute__((vector_size(FD_VL * 4)));
+typedef float fd_vf __attribute__((vector_size(FD_VL * 4)));
+typedef double fd_vd __attribute__((vector_size(FD_VL * 8)));
+
+static inline fd_vi vld(const int32_t *p)
+{
+	fd_vi v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline fd_vu vldu(const uint32_t *p)
+{
+	fd_vu v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+#define VRECT(p, o) (vld((p) + (o)[0]) - vld((p) + (o)[1]) - vld((p) + (o)[2]) + vld((p) + (o)[3]))
+
+/* A broadcast that keeps the sign of -0.0f (0 + -0.0f would not). */
+static inline fd_vf vsplat(float f)
+{
+#if FD_VL == 8
+	return (fd_vf){ f, f, f, f, f, f, f, f };
+#else
+	return (fd_vf){ f, f, f, f };
+#endif
+}
+
+/* Lanewise m ? a : b for a mask m of all-ones / all-zeros lanes. */
+static inline fd_vf vsel(fd_vi m, fd_vf a, fd_vf b)
+{
+	return (fd_vf)(((fd_vi)a & m) | ((fd_vi)b & ~m));
+}
+
+static inline fd_vf vcvt(fd_vi v)
+{
+	return __builtin_convertvector(v, fd_vf);
+}
+
+/*
+ * A feature's sum in float.  Each rectangle sum and weighted sum is an
+ * exact integer below 2^24 (see struct fd_ptree), so this float equals the
+ * int32 sum of pfeature() converted once; multiplying in float spares SSE2
+ * its missing 32-bit vector multiply.
+ */
+static inline fd_vf vfeature(const int32_t *p, const struct fd_pnode *n)
+{
+	fd_vf v = n->fweight[0] * vcvt(VRECT(p, n->ofs[0])) +
+		  n->fweight[1] * vcvt(VRECT(p, n->ofs[1]));
+
+	if (n->nrects > 2)
+		v += n->fweight[2] * vcvt(VRECT(p, n->ofs[2]));
+	return v;
+}
+
+static inline unsigned int lane_bits(fd_vi m)
+{
+	unsigned int bits = 0;
+	int l;
+
+	for (l = 0; l < FD_VL; l++)
+		bits |= (unsigned int)(m[l] & 1) << l;
+	return bits;
+}
+
+/*
+ * Stage @si on a chunk: the bit mask of the lanes that pass it.  (Vectors
+ * only go by pointer between non-inline functions: no vector ABI issues.)
+ */
+static unsigned int chunk_stage(const struct facedet_ctx *ctx, const int32_t *p,
+				const fd_vf *pinv, int si)
+{
+	const fd_vf inv = *pinv;
+	const struct facedet_model *m = ctx->m;
+	const struct fd_ptree *t = &ctx->ptrees[m->stages[si].first_tree];
+	const struct fd_ptree *tend = t + m->stages[si].ntrees;
+	fd_vf acc = { 0 };
+
+	for (; t < tend; t++) {
+		fd_vi lt0 = vfeature(p, &t->n[0]) * inv < vsplat(t->n[0].threshold);
+		fd_vi lt1 = vfeature(p, &t->n[1]) * inv < vsplat(t->n[1].threshold);
+		fd_vi to_node = lt0 ^ t->node_xor;
+		fd_vf second = vsel(lt1, vsplat(t->leaf_lt), vsplat(t->leaf_ge));
+
+		acc += vsel(to_node, second, vsplat(t->leaf_root));
+	}
+	return lane_bits(~(acc < vsplat(ctx->stage_thr[si])));
+}
+
+static int scan_level_vector(struct facedet_ctx *ctx, const struct level *lv)
 {
 	const struct facedet_model *m = ctx->m;
-	const int S = w + 1;
-	double factor;
+	const int S = ctx->stride, *no = ctx->nofs;
+	const double area = ctx->narea, t = MIN_STDDEV * area;
+	int y, i0, l;
 
-	ctx->nraw = 0;
-	compile_nodes(ctx, S);
+	for (y = 0; y < lv->nrows; y++) {
+		const size_t row = (size_t)y * lv->step * S;
+		int next = 0;	/* the next position the reference scan visits */
+
+		for (i0 = 0; i0 < lv->npos; i0 += FD_VL) {
+			const int32_t *p = ctx->sum + row + i0;
+			const uint32_t *q = ctx->sq + row + i0;
+			fd_vi vsum = VRECT(p, no);
+			/* < 2^31: see window_var(), so a signed lane holds it */
+			fd_vi vsq = (fd_vi)(vldu(q + no[0]) - vldu(q + no[1]) -
+					    vldu(q + no[2]) + vldu(q + no[3]));
+			fd_vd ds = __builtin_convertvector(vsum, fd_vd);
+			fd_vd nf = area * __builtin_convertvector(vsq, fd_vd) - ds * ds;
+			fd_vf inv = { 0 };
+			unsigned int ok = 0, pass, alive = 0;
+			int si, end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
+
+			/* window_var() lane by lane: sqrt only where it passes */
+			for (l = 0; l < FD_VL; l++) {
+				if (nf[l] > t * t) {
+					ok |= 1u << l;
+					inv[l] = (float)(1.0 / sqrt(nf[l]));
+				}
+			}
+			pass = ok ? chunk_stage(ctx, p, &inv, 0) : 0;
+			for (l = next - i0; l < end; l++) {
+				if (l < 0)
+					continue;
+				ctx->stats.windows++;
+				if (!(ok >> l & 1)) {
+					next = i0 + l + 1;
+				} else if (!(pass >> l & 1)) {
+					next = i0 + l + 2;
+					l++;
+				} else {
+					next = i0 + l + 1;
+					if (keep_hit(lv, (i0 + l) * lv->step, y * lv->step))
+						alive |= 1u << l;
+				}
+			}
+			for (si = 1; si < m->nstages && __builtin_popcount(alive) >= FD_DENSE_MIN; si++)
+				alive &= chunk_stage(ctx, p, &inv, si);
+			for (l = 0; alive >> l; l++) {
+				if (!(alive >> l & 1))
+					continue;
+				if (si < m->nstages && eval_fast(ctx, p + l, inv[l], si) <= 0)
+					continue;
+				if (push_raw(ctx, iround((i0 + l) * lv->step * lv->factor),
+					     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
+					return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+#define HAVE_VECTOR_SCAN 1
+#else
+#define HAVE_VECTOR_SCAN 0
+#endif
+
+int fd_levels(const struct facedet_ctx *ctx, int w, int h, double step,
+	      int min_size, unsigned int *windows, int max)
+{
+	const struct facedet_model *m = ctx->m;
+	double factor;
+	int n = 0;
+
 	for (factor = 1.0;; factor *= step) {
 		const int ww = iround(m->win_w * factor), wh = iround(m->win_h * factor);
 		const int sw = iround(w / factor), sh = iround(h / factor);
 		const int pw = sw - m->win_w, ph = sh - m->win_h;
 		const int ystep = factor > 2.0 ? 1 : 2;
-		const uint8_t *src = img;
-		int sstride = stride;
-		int x, y, r;
 
-		if (pw <= 0 || ph <= 0 || ww > max_size || wh > max_size)
+		if (pw <= 0 || ph <= 0)
 			break;
 		if (ww < min_size || wh < min_size)
 			continue;
+		if (n < max && windows)
+			windows[n] = (unsigned int)(((pw + ystep - 1) / ystep) *
+						    ((ph + ystep - 1) / ystep));
+		n++;
+	}
+	return n;
+}
+
+int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
+	    int stride, double step, int min_size, int first, int count,
+	    const struct fd_keep *keep)
+{
+	const struct facedet_model *m = ctx->m;
+	const int S = w + 1;
+	double factor;
+	int li = 0;
+
+	ctx->nraw = 0;
+	for (factor = 1.0; li < first + count; factor *= step) {
+		const int ww = iround(m->win_w * factor), wh = iround(m->win_h * factor);
+		const int sw = iround(w / factor), sh = iround(h / factor);
+		const int pw = sw - m->win_w, ph = sh - m->win_h;
+		const int ystep = factor > 2.0 ? 1 : 2;
+		const uint8_t *src = img;
+		int sstride = stride, r;
+		struct level lv = {
+			.factor = factor, .ww = ww, .wh = wh, .step = ystep,
+			.npos = (pw + ystep - 1) / ystep, .nrows = (ph + ystep - 1) / ystep,
+			.keep = keep,
+		};
+
+		if (pw <= 0 || ph <= 0)
+			break;
+		if (ww < min_size || wh < min_size)
+			continue;
+		if (li++ < first)
+			continue;
+		compile_nodes(ctx, S, ystep == 2);
 		if (sw != w || sh != h) {
 			resize_bilinear(ctx, img, w, h, stride, ctx->scaled, sw, sh, sw);
 			src = ctx->scaled;
 			sstride = sw;
 		}
 		integral(ctx, src, sw, sh, sstride);
-
-		for (y = 0; y < ph; y += ystep) {
-			for (x = 0; x < pw; x += ystep) {
-				r = eval_window(ctx, (size_t)y * S + x);
-				ctx->stats.windows++;
-				if (r > 0) {
-					if (push_raw(ctx, iround(x * factor), iround(y * factor),
-						     ww, wh))
-						return -ENOMEM;
-				} else if (r == 0) {
-					x += ystep;
-				}
-			}
-		}
+#if HAVE_VECTOR_SCAN
+		if (ctx->fast && !ctx->scalar)
+			r = scan_level_vector(ctx, &lv);
+		else
+#endif
+			r = scan_level_scalar(ctx, &lv);
+		if (r)
+			return r;
 	}
 	return ctx->nraw;
 }

@@ -13,14 +13,39 @@
 #define FD_MAX_CANDIDATES	256	/* faces kept before the 35-face cap */
 
 struct fd_cnode;
+struct fd_ptree;
+
+/*
+ * Which raw windows a scan keeps: fn(arg, x, y, w, h) is called with each
+ * candidate window in picture coordinates and returns nonzero to keep it.
+ * The scan skips the later stages of windows it would not keep.
+ */
+struct fd_keep {
+	int (*fn)(const void *arg, int x, int y, int w, int h);
+	const void *arg;
+};
+
+/* One unit's output (see facedet_run_unit()). */
+struct facedet_part {
+	struct facedet_rect *raw;	/* raw hits in scan order */
+	int nraw, cap;
+	unsigned int windows;		/* windows visited */
+	unsigned int unit;		/* which unit of the plan */
+	unsigned int plan_w, plan_h;	/* picture size of the plan */
+};
 
 struct facedet_ctx {
 	const struct facedet_model *m;
 	unsigned int max_w, max_h;	/* largest picture accepted */
 	int cap;			/* side of the scratch pictures */
-	int stride;			/* of the integral images: cap + 1 */
+	int stride;			/* of the integral images (picture width + 1) */
+	int deint;			/* integral columns deinterleaved (2-step levels) */
+	int fast;			/* the model runs on the fast evaluator */
+	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
 
-	struct fd_cnode *cnodes;	/* nodes with offsets for @stride */
+	struct fd_cnode *cnodes;	/* nodes with offsets for @stride, @deint */
+	struct fd_ptree *ptrees;	/* the same for the fast evaluator */
+	float *stage_thr;		/* stage thresholds less STAGE_EPS */
 	int nofs[4];			/* variance rectangle offsets */
 	int narea;			/* and its area */
 
@@ -36,6 +61,8 @@ struct facedet_ctx {
 	int *labels, *cls;
 	int raw_cap, nraw;
 
+	struct facedet_part *parts[3];	/* facedet_detect()'s own units */
+
 	struct facedet_stats stats;	/* of the last facedet_detect() */
 	struct facedet_face all[FD_MAX_CANDIDATES]; /* its faces before the cap */
 	int nall;
@@ -45,12 +72,26 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 void fd_ctx_fini(struct facedet_ctx *ctx);
 
 /*
- * Slide the model over every pyramid level of the picture whose window
- * side lies in [min_size, max_size]; raw hits land in ctx->raw.
- * Return: number of raw hits or -ENOMEM.
+ * The pyramid levels a scan of a @w x @h picture uses (window side >=
+ * @min_size), numbered from 0 by increasing scale; stores the number of
+ * window positions of the first @max levels in @windows (may be NULL).
+ * Return: the number of levels.
+ */
+int fd_levels(const struct facedet_ctx *ctx, int w, int h, double step,
+	      int min_size, unsigned int *windows, int max);
+
+/*
+ * Slide the model over levels [first, first + count) of the picture (see
+ * fd_levels()); raw hits that @keep (may be NULL) accepts land in ctx->raw
+ * in scan order (level, row, column); ctx->stats.windows counts the
+ * windows visited.  Return: number of raw hits or -ENOMEM.
  */
 int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
-	    int stride, double step, int min_size, int max_size);
+	    int stride, double step, int min_size, int first, int count,
+	    const struct fd_keep *keep);
+
+/* Make room for @n raw windows in ctx->raw; 0 or -ENOMEM. */
+int fd_reserve(struct facedet_ctx *ctx, int n);
 
 /* Group ctx->raw[0..n) in place (OpenCV groupRectangles); returns groups. */
 int fd_group(struct facedet_ctx *ctx, int n, int min_neighbors);

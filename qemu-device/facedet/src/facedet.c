@@ -39,7 +39,7 @@ struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
 				    unsigned int max_w, unsigned int max_h)
 {
 	struct facedet_ctx *ctx;
-	int cap;
+	int cap, i;
 
 	if (!m || !max_w || !max_h || max_w > FD_MAX_SIDE || max_h > FD_MAX_SIDE)
 		return NULL;
@@ -50,7 +50,9 @@ struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
 	cap = (int)ceil(sqrt((double)max_w * max_w + (double)max_h * max_h)) + 2;
 	ctx->max_w = max_w;
 	ctx->max_h = max_h;
-	if (fd_ctx_init(ctx, m, cap)) {
+	for (i = 0; i < 3; i++)
+		ctx->parts[i] = facedet_part_new();
+	if (!ctx->parts[0] || !ctx->parts[1] || !ctx->parts[2] || fd_ctx_init(ctx, m, cap)) {
 		facedet_ctx_free(ctx);
 		return NULL;
 	}
@@ -59,9 +61,13 @@ struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
 
 void facedet_ctx_free(struct facedet_ctx *ctx)
 {
+	int i;
+
 	if (!ctx)
 		return;
 	fd_ctx_fini(ctx);
+	for (i = 0; i < 3; i++)
+		facedet_part_free(ctx->parts[i]);
 	free(ctx);
 }
 
@@ -101,7 +107,7 @@ int facedet_detect_rects(struct facedet_ctx *ctx, const uint8_t *img,
 	if (!(scale_step > 1.0 && scale_step < 4.0) || (max_rects && !rects))
 		return -EINVAL;
 	memset(&ctx->stats, 0, sizeof(ctx->stats));
-	n = fd_scan(ctx, img, w, h, stride, scale_step, min_size, INT32_MAX);
+	n = fd_scan(ctx, img, w, h, stride, scale_step, min_size, 0, INT32_MAX, NULL);
 	if (n < 0)
 		return n;
 	ctx->stats.scans = 1;
@@ -136,6 +142,7 @@ struct rotation {
 	double ox, oy;		/* ROI center */
 	double rx, ry;		/* rotated copy center */
 	int w, h;		/* rotated copy size */
+	int roi_w, roi_h;	/* ROI size */
 };
 
 static void rot_map(const struct rotation *rt, double qx, double qy,
@@ -147,13 +154,10 @@ static void rot_map(const struct rotation *rt, double qx, double qy,
 	*y = rt->oy + rt->s * qx + rt->c * qy;
 }
 
-/* Build the copy of the ROI rotated so that faces at @deg stand upright. */
-static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int w, int h,
-		       int stride, int deg, struct rotation *rt)
+/* The geometry of the copy of a @w x @h ROI rotated by @deg. */
+static void rot_geometry(const struct facedet_ctx *ctx, int w, int h, int deg,
+			 struct rotation *rt)
 {
-	uint8_t *dst = ctx->rotated;
-	int u, v;
-
 	angle_sincos(deg, &rt->s, &rt->c);
 	rt->w = (int)ceil(fabs(w * rt->c) + fabs(h * rt->s) - 1e-9);
 	rt->h = (int)ceil(fabs(w * rt->s) + fabs(h * rt->c) - 1e-9);
@@ -165,6 +169,17 @@ static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int w, int h
 	rt->oy = h / 2.0;
 	rt->rx = rt->w / 2.0;
 	rt->ry = rt->h / 2.0;
+	rt->roi_w = w;
+	rt->roi_h = h;
+}
+
+/* Build the copy of the ROI rotated so that faces at @rt's angle stand upright. */
+static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int stride,
+		       const struct rotation *rt)
+{
+	const int w = rt->roi_w, h = rt->roi_h;
+	uint8_t *dst = ctx->rotated;
+	int u, v;
 
 	for (v = 0; v < rt->h; v++) {
 		for (u = 0; u < rt->w; u++) {
@@ -190,30 +205,29 @@ static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int w, int h
 	}
 }
 
-/* Keep the raw windows of a rotated scan whose corners all lie in the ROI. */
-static int keep_inside(struct facedet_ctx *ctx, int n, const struct rotation *rt,
-		       int w, int h)
+/*
+ * Keep a raw window of a rotated scan only if its corners all lie in the
+ * ROI: the copy's corners are padding.  The scan asks this for every
+ * visited window that passes stage 0 and skips the rest of the cascade on
+ * the windows it rejects (their hits were dropped anyway).
+ */
+static int keep_inside(const void *arg, int rx, int ry, int rw, int rh)
 {
+	const struct rotation *rt = arg;
 	const double tol = 1.0;
-	int i, k, out = 0;
+	int k;
 
-	for (i = 0; i < n; i++) {
-		const struct facedet_rect *r = &ctx->raw[i];
-		int inside = 1;
+	for (k = 0; k < 4; k++) {
+		double x, y;
 
-		for (k = 0; k < 4 && inside; k++) {
-			double x, y;
-
-			rot_map(rt, r->x + (k & 1 ? r->w : 0), r->y + (k & 2 ? r->h : 0), &x, &y);
-			inside = x >= -tol && y >= -tol && x <= w + tol && y <= h + tol;
-		}
-		if (inside)
-			ctx->raw[out++] = *r;
+		rot_map(rt, rx + (k & 1 ? rw : 0), ry + (k & 2 ? rh : 0), &x, &y);
+		if (!(x >= -tol && y >= -tol && x <= rt->roi_w + tol && y <= rt->roi_h + tol))
+			return 0;
 	}
-	return out;
+	return 1;
 }
 
-static int add_candidates(struct facedet_ctx *ctx, int n, const struct rotation *rt,
+static int add_candidates(const struct facedet_ctx *ctx, int n, const struct rotation *rt,
 			  int offset, struct candidate *cand, int ncand)
 {
 	int i;
@@ -307,22 +321,30 @@ static unsigned int clampu(double v, unsigned int lo, unsigned int hi)
 	return r < (long)lo ? lo : (r > (long)hi ? hi : (unsigned int)r);
 }
 
-int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
-		   unsigned int w, unsigned int h, unsigned int stride,
-		   const struct facedet_params *p,
-		   struct facedet_face faces[FACEDET_MAX_FACES])
+/* scan order: center, then +ROT_STEP, then -ROT_STEP */
+static int scan_offset(int scan)
+{
+	return scan == 0 ? 0 : (scan == 1 ? ROT_STEP : -ROT_STEP);
+}
+
+static int scan_angle(const struct facedet_plan *plan, int scan)
 {
 	static const int centers[] = { 0, 90, 270 };
-	struct candidate cand[FD_MAX_CANDIDATES];
-	struct facedet_face *all = ctx->all;
-	unsigned int sx, sy;
-	int ret, ncand = 0, nscan, s, n, min_neighbors;
-	const uint8_t *roi;
 
-	ret = check_picture(ctx, img, w, h, stride);
-	if (ret)
-		return ret;
-	if (!p || !faces || p->dir > FACEDET_DIR_LEFT || p->lhit > FACEDET_MAX_LHIT ||
+	return centers[plan->params.dir] + scan_offset(scan);
+}
+
+int facedet_plan_init(const struct facedet_ctx *ctx, unsigned int w, unsigned int h,
+		      const struct facedet_params *p, unsigned int bands,
+		      struct facedet_plan *plan)
+{
+	unsigned int sx, sy, nscan, s;
+
+	if (!ctx || !p || !plan || !w || !h || bands < 1 || bands > FACEDET_MAX_BANDS)
+		return -EINVAL;
+	if (w > ctx->max_w || h > ctx->max_h)
+		return -E2BIG;
+	if (p->dir > FACEDET_DIR_LEFT || p->lhit > FACEDET_MAX_LHIT ||
 	    p->min_size < (unsigned int)ctx->m->win_w ||
 	    p->min_size < (unsigned int)ctx->m->win_h || p->min_size > FD_MAX_SIDE ||
 	    p->flags & ~FACEDET_F_NO_ROTATION ||
@@ -333,34 +355,165 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 	if (sx > w - p->startx || sy > h - p->starty)
 		return -EINVAL;
 
+	memset(plan, 0, sizeof(*plan));
+	plan->params = *p;
+	plan->params.sizex = sx;
+	plan->params.sizey = sy;
+	plan->w = w;
+	plan->h = h;
+	nscan = p->flags & FACEDET_F_NO_ROTATION ? 1 : 3;
+	plan->nscans = nscan;
+	for (s = 0; s < nscan; s++) {
+		unsigned int win[64], total = 0, acc = 0, b, first = 0;
+		int deg = scan_angle(plan, s), nlev, l;
+		int cw = sx, ch = sy;
+
+		if (deg) {
+			struct rotation rt;
+
+			rot_geometry(ctx, sx, sy, deg, &rt);
+			cw = rt.w;
+			ch = rt.h;
+		}
+		nlev = fd_levels(ctx, cw, ch, SCAN_STEP, p->min_size, win, 64);
+		if (nlev > 64)
+			return -EINVAL;	/* cannot happen below 4096 px at step 1.1 */
+		for (l = 0; l < nlev; l++)
+			total += win[l];
+		/*
+		 * Cut the levels into @bands runs of about equal window counts
+		 * (a band always has at least one level; a scan with no level
+		 * still gets one unit, so its counters come out as scanned).
+		 */
+		for (b = 0; b < bands; b++) {
+			struct facedet_unit *u = &plan->unit[plan->nunits];
+			unsigned int last = first, cost = 0;
+
+			if (b > 0 && first >= (unsigned int)nlev)
+				break;
+			while (last < (unsigned int)nlev &&
+			       (b == bands - 1 || cost == 0 ||
+				(acc + cost) * (double)bands < (double)total * (b + 1))) {
+				cost += win[last];
+				last++;
+			}
+			u->scan = s;
+			u->first_level = first;
+			u->nlevels = last - first;
+			u->windows = cost;
+			acc += cost;
+			first = last;
+			plan->nunits++;
+		}
+	}
+	return 0;
+}
+
+struct facedet_part *facedet_part_new(void)
+{
+	return calloc(1, sizeof(struct facedet_part));
+}
+
+void facedet_part_free(struct facedet_part *part)
+{
+	if (!part)
+		return;
+	free(part->raw);
+	free(part);
+}
+
+int facedet_run_unit(struct facedet_ctx *ctx, const uint8_t *img, unsigned int stride,
+		     const struct facedet_plan *plan, unsigned int unit,
+		     struct facedet_part *part)
+{
+	const struct facedet_params *p = &plan->params;
+	const struct facedet_unit *u;
+	const uint8_t *roi;
+	struct rotation rt;
+	struct fd_keep keep = { keep_inside, &rt };
+	int ret, n, deg;
+
+	if (!plan || !part || unit >= plan->nunits)
+		return -EINVAL;
+	ret = check_picture(ctx, img, plan->w, plan->h, stride);
+	if (ret)
+		return ret;
+	u = &plan->unit[unit];
+	deg = scan_angle(plan, u->scan);
+	roi = img + (size_t)p->starty * stride + p->startx;
+	ctx->stats.windows = 0;
+	if (deg == 0) {
+		n = fd_scan(ctx, roi, p->sizex, p->sizey, stride, SCAN_STEP, p->min_size,
+			    u->first_level, u->nlevels, NULL);
+	} else {
+		rot_geometry(ctx, p->sizex, p->sizey, deg, &rt);
+		rotate_roi(ctx, roi, stride, &rt);
+		n = fd_scan(ctx, ctx->rotated, rt.w, rt.h, rt.w, SCAN_STEP, p->min_size,
+			    u->first_level, u->nlevels, &keep);
+	}
+	if (n < 0)
+		return n;
+	if (n > part->cap) {
+		struct facedet_rect *raw = realloc(part->raw, n * sizeof(*raw));
+
+		if (!raw)
+			return -ENOMEM;
+		part->raw = raw;
+		part->cap = n;
+	}
+	memcpy(part->raw, ctx->raw, n * sizeof(*part->raw));
+	part->nraw = n;
+	part->windows = ctx->stats.windows;
+	part->unit = unit;
+	part->plan_w = plan->w;
+	part->plan_h = plan->h;
+	return 0;
+}
+
+int facedet_merge(struct facedet_ctx *ctx, const struct facedet_plan *plan,
+		  struct facedet_part *const parts[],
+		  struct facedet_face faces[FACEDET_MAX_FACES])
+{
+	static const int centers[] = { 0, 90, 270 };
+	const struct facedet_params *p = &plan->params;
+	struct candidate cand[FD_MAX_CANDIDATES];
+	struct facedet_face *all = ctx->all;
+	unsigned int i, w = plan->w, h = plan->h;
+	int ncand = 0, s, n, min_neighbors = (3 * (int)p->lhit + 2) / 5;
+
+	if (!ctx || !plan || !parts || !faces)
+		return -EINVAL;
+	for (i = 0; i < plan->nunits; i++)
+		if (!parts[i] || parts[i]->unit != i || parts[i]->plan_w != w ||
+		    parts[i]->plan_h != h)
+			return -EINVAL;
+
 	memset(&ctx->stats, 0, sizeof(ctx->stats));
 	ctx->nall = 0;
-	roi = img + (size_t)p->starty * stride + p->startx;
-	min_neighbors = (3 * (int)p->lhit + 2) / 5;
-	nscan = p->flags & FACEDET_F_NO_ROTATION ? 1 : 3;
-
-	for (s = 0; s < nscan; s++) {
-		/* scan order: center, then +ROT_STEP, then -ROT_STEP */
-		int offset = s == 0 ? 0 : (s == 1 ? ROT_STEP : -ROT_STEP);
-		int deg = centers[p->dir] + offset;
+	for (s = 0; s < (int)plan->nscans; s++) {
+		int deg = scan_angle(plan, s);
 		struct rotation rt;
 
-		if (deg == 0) {
-			n = fd_scan(ctx, roi, sx, sy, stride, SCAN_STEP, p->min_size, INT32_MAX);
-		} else {
-			rotate_roi(ctx, roi, sx, sy, stride, deg, &rt);
-			n = fd_scan(ctx, ctx->rotated, rt.w, rt.h, rt.w, SCAN_STEP,
-				    p->min_size, INT32_MAX);
-			if (n > 0)
-				n = keep_inside(ctx, n, &rt, sx, sy);
+		/* this scan's raw hits, in level order: its units in plan order */
+		n = 0;
+		for (i = 0; i < plan->nunits; i++) {
+			const struct facedet_part *pt = parts[i];
+
+			if (plan->unit[i].scan != (unsigned int)s)
+				continue;
+			if (fd_reserve(ctx, n + pt->nraw))
+				return -ENOMEM;
+			memcpy(ctx->raw + n, pt->raw, pt->nraw * sizeof(*pt->raw));
+			n += pt->nraw;
+			ctx->stats.windows += pt->windows;
 		}
-		if (n < 0)
-			return n;
+		if (deg)
+			rot_geometry(ctx, p->sizex, p->sizey, deg, &rt);
 		ctx->stats.scans++;
 		ctx->stats.raw_hits += n;
 		n = fd_group(ctx, n, min_neighbors);
 		ctx->stats.groups += n;
-		ncand = add_candidates(ctx, n, deg ? &rt : NULL, offset, cand, ncand);
+		ncand = add_candidates(ctx, n, deg ? &rt : NULL, scan_offset(s), cand, ncand);
 	}
 
 	ncand = merge_candidates(cand, ncand);
@@ -383,4 +536,30 @@ int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 	n = ncand < FACEDET_MAX_FACES ? ncand : FACEDET_MAX_FACES;
 	memcpy(faces, all, n * sizeof(*faces));
 	return n;
+}
+
+/* The single-threaded job: the plan's units one after the other, then the merge. */
+int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
+		   unsigned int w, unsigned int h, unsigned int stride,
+		   const struct facedet_params *p,
+		   struct facedet_face faces[FACEDET_MAX_FACES])
+{
+	struct facedet_plan plan;
+	unsigned int i;
+	int ret;
+
+	ret = check_picture(ctx, img, w, h, stride);
+	if (ret)
+		return ret;
+	if (!p || !faces)
+		return -EINVAL;
+	ret = facedet_plan_init(ctx, w, h, p, 1, &plan);
+	if (ret)
+		return ret;
+	for (i = 0; i < plan.nunits; i++) {
+		ret = facedet_run_unit(ctx, img, stride, &plan, i, ctx->parts[i]);
+		if (ret)
+			return ret;
+	}
+	return facedet_merge(ctx, &plan, ctx->parts, faces);
 }
