@@ -2,19 +2,33 @@
 # SPDX-License-Identifier: MIT
 """Benchmark: our detector against OpenCV's detectMultiScale, one run.
 
-Both run the same cascade on the same pictures, single-threaded, upright
-only, with the same scale step, minimum size and minimum neighbours.  For
-each picture and in total it prints frames/s of each, their ratio
-(ours/OpenCV, > 1 means we are faster) and the detection agreement: the
-fraction of OpenCV's faces that one of ours matches at IoU >= 0.5, and the
-fraction of ours that one of OpenCV's matches.  Timings are means over
---repeat runs, interleaved, in one process each; a noisy machine moves both
-sides alike, so read the ratio, not the absolute numbers.
+Both run the same cascade on the same pictures, single-threaded, with the
+same scale step, minimum size and minimum neighbours.  For each picture it
+measures, interleaved round by round so drift in machine load hits all
+alike:
 
-Usage: bench-detector.py --facedet BIN --opencv BIN [--model XML]
-                         [--repeat N] [--markdown] PICTURE...
+  - ours upright (`facedet --rects`, OpenCV semantics) and OpenCV upright:
+    frames/s, the speed ratio (ours/OpenCV, > 1 means we are faster) and
+    the agreement (the fraction of OpenCV's faces one of ours matches at
+    IoU >= 0.5, and the other way round);
+  - the full FDIF job (`facedet`: direction up, three angles, min size 20,
+    LHIT 5) and its time over OpenCV's upright time (< 1 means the whole
+    job costs less than OpenCV's upright scan).
+
+Each measurement is a `--repeat` loop in one process; the figure kept per
+picture is the median over --rounds rounds.  Times are CPU time of the
+process (single-threaded on both sides), which other load on a shared
+machine disturbs far less than wall time; read the ratios, not the
+absolute numbers.  --extra NAME=BIN adds another build of the facedet
+tool (e.g. one compiled with QEMU's flags, or the code before a change)
+to the same rounds.
+
+Usage: bench-detector.py --facedet BIN --opencv BIN [--extra NAME=BIN]...
+                         [--model XML] [--repeat N] [--rounds N]
+                         [--markdown] PICTURE...
 """
 import argparse
+import statistics
 import subprocess
 import sys
 
@@ -27,7 +41,8 @@ def run(cmd):
         if f[0] == "rect":
             rects.append(tuple(int(v) for v in f[1:5]))
         elif f[0] == "time":
-            ms = float(f[1])
+            # "time WALL ms/frame cpu CPU ms/frame": keep the CPU time
+            ms = float(f[4]) if len(f) > 4 and f[3] == "cpu" else float(f[1])
     return rects, ms
 
 
@@ -49,9 +64,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--facedet", required=True)
     ap.add_argument("--opencv", required=True)
+    ap.add_argument("--extra", action="append", default=[],
+                    help="NAME=BIN: another facedet build measured in the same rounds")
     ap.add_argument("--model",
                     default="/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml")
-    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=4, help="frames per measurement")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds per picture")
     ap.add_argument("--scale-step", default="1.1")
     ap.add_argument("--min-size", default="20")
     ap.add_argument("--min-neighbors", default="3")
@@ -59,49 +77,93 @@ def main():
     ap.add_argument("pictures", nargs="+")
     a = ap.parse_args()
 
+    builds = [("ours", a.facedet)] + [tuple(e.split("=", 1)) for e in a.extra]
+    rep = str(a.repeat)
+
+    def ours_rects(b, pic):
+        return run([b, "--rects", "--model", a.model, "--scale-step", a.scale_step,
+                    "--min-size", a.min_size, "--min-neighbors", a.min_neighbors,
+                    "--repeat", rep, pic])
+
+    def ours_job(b, pic):
+        return run([b, "--model", a.model, "--min-size", a.min_size, "--dir", "up",
+                    "--lhit", "5", "--repeat", rep, pic])
+
+    def opencv(pic):
+        return run([a.opencv, a.model, pic, a.scale_step, a.min_size, a.min_neighbors, rep])
+
     rows = []
-    tot = {"ours_ms": 0.0, "cv_ms": 0.0, "cv": 0, "ours": 0, "cv_hit": 0, "ours_hit": 0}
+    tot = {"cv_ms": 0.0, "cv": 0, "ours": 0, "cv_hit": 0, "ours_hit": 0}
+    for name, _ in builds:
+        tot[name + "_up"] = tot[name + "_job"] = 0.0
     for pic in a.pictures:
-        # interleave the two so drift in machine load hits both
-        ours_ms = cv_ms = 0.0
-        for _ in range(2):
-            ours, t = run([a.facedet, "--rects", "--model", a.model, "--scale-step",
-                           a.scale_step, "--min-size", a.min_size, "--min-neighbors",
-                           a.min_neighbors, "--repeat", str(a.repeat // 2 or 1), pic])
-            ours_ms += t / 2
-            cv, t = run([a.opencv, a.model, pic, a.scale_step, a.min_size,
-                         a.min_neighbors, str(a.repeat // 2 or 1)])
-            cv_ms += t / 2
-        cv_hit, ours_hit = matched(cv, ours), matched(ours, cv)
-        rows.append((pic.rsplit("/", 1)[-1], 1e3 / ours_ms, 1e3 / cv_ms, cv_ms / ours_ms,
-                     len(ours), len(cv), cv_hit, ours_hit))
-        tot["ours_ms"] += ours_ms
-        tot["cv_ms"] += cv_ms
+        t = {"cv": []}
+        for name, _ in builds:
+            t[name + "_up"], t[name + "_job"] = [], []
+        for _ in range(a.rounds):
+            for name, b in builds:
+                ours, ms = ours_rects(b, pic)
+                t[name + "_up"].append(ms)
+                if name == "ours":
+                    ours_faces = ours
+            cv, ms = opencv(pic)
+            t["cv"].append(ms)
+            for name, b in builds:
+                t[name + "_job"].append(ours_job(b, pic)[1])
+        med = {k: statistics.median(v) for k, v in t.items()}
+        cv_hit, ours_hit = matched(cv, ours_faces), matched(ours_faces, cv)
+        rows.append((pic.rsplit("/", 1)[-1], med, len(ours_faces), len(cv), cv_hit, ours_hit))
+        tot["cv_ms"] += med["cv"]
+        for name, _ in builds:
+            tot[name + "_up"] += med[name + "_up"]
+            tot[name + "_job"] += med[name + "_job"]
         tot["cv"] += len(cv)
-        tot["ours"] += len(ours)
+        tot["ours"] += len(ours_faces)
         tot["cv_hit"] += cv_hit
         tot["ours_hit"] += ours_hit
 
     n = len(a.pictures)
     agree_cv = tot["cv_hit"] / tot["cv"] if tot["cv"] else 1.0
     agree_ours = tot["ours_hit"] / tot["ours"] if tot["ours"] else 1.0
-    ratio = tot["cv_ms"] / tot["ours_ms"]
+    extra_cols = [name for name, _ in builds[1:]]
     if a.markdown:
-        print("| picture | ours fps | OpenCV fps | speed ours/OpenCV | faces ours | faces OpenCV | OpenCV's matched | ours matched |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for r in rows:
-            print("| %s | %.1f | %.1f | %.2f | %d | %d | %d | %d |" % r)
-        print("| **all** | %.1f | %.1f | **%.2f** | %d | %d | %.1f%% | %.1f%% |" % (
-            n * 1e3 / tot["ours_ms"], n * 1e3 / tot["cv_ms"], ratio, tot["ours"], tot["cv"],
-            100 * agree_cv, 100 * agree_ours))
+        head = ("| picture | ours fps | OpenCV fps | speed ours/OpenCV | full job ms | "
+                "job / OpenCV upright | faces ours | faces OpenCV | OpenCV's matched | ours matched |")
+        for e in extra_cols:
+            head += " %s upright/OpenCV | %s job/OpenCV |" % (e, e)
+        print(head)
+        print("|---" + "|---:" * (9 + 2 * len(extra_cols)) + "|")
+        for pic, med, no, nc, ch, oh in rows:
+            line = "| %s | %.1f | %.1f | %.2f | %.1f | %.2f | %d | %d | %d | %d |" % (
+                pic, 1e3 / med["ours_up"], 1e3 / med["cv"], med["cv"] / med["ours_up"],
+                med["ours_job"], med["ours_job"] / med["cv"], no, nc, ch, oh)
+            for e in extra_cols:
+                line += " %.2f | %.2f |" % (med["cv"] / med[e + "_up"], med[e + "_job"] / med["cv"])
+            print(line)
+        line = "| **all** | %.1f | %.1f | **%.2f** | %.1f | **%.2f** | %d | %d | %.1f%% | %.1f%% |" % (
+            n * 1e3 / tot["ours_up"], n * 1e3 / tot["cv_ms"], tot["cv_ms"] / tot["ours_up"],
+            tot["ours_job"] / n, tot["ours_job"] / tot["cv_ms"], tot["ours"], tot["cv"],
+            100 * agree_cv, 100 * agree_ours)
+        for e in extra_cols:
+            line += " %.2f | %.2f |" % (tot["cv_ms"] / tot[e + "_up"], tot[e + "_job"] / tot["cv_ms"])
+        print(line)
     else:
-        print("%-18s %9s %9s %7s %5s %5s" % ("picture", "ours fps", "cv fps", "ratio",
-                                            "ours", "cv"))
-        for r in rows:
-            print("%-18s %9.1f %9.1f %7.2f %5d %5d  (cv matched %d, ours matched %d)" % r)
-    print("speed ratio ours/OpenCV: %.2f" % ratio)
+        print("%-18s %9s %9s %7s %8s %8s %5s %5s" % ("picture", "ours fps", "cv fps", "ratio",
+                                                   "job ms", "job/cv", "ours", "cv"))
+        for pic, med, no, nc, ch, oh in rows:
+            print("%-18s %9.1f %9.1f %7.2f %8.1f %8.2f %5d %5d  (cv matched %d, ours matched %d)" % (
+                pic, 1e3 / med["ours_up"], 1e3 / med["cv"], med["cv"] / med["ours_up"],
+                med["ours_job"], med["ours_job"] / med["cv"], no, nc, ch, oh))
+    print("upright speed ratio ours/OpenCV: %.2f" % (tot["cv_ms"] / tot["ours_up"]))
     print("agreement: %.1f%% of OpenCV's faces matched by ours, %.1f%% of ours by OpenCV's"
           % (100 * agree_cv, 100 * agree_ours))
+    print("full FDIF job (up, 3 angles) time / OpenCV upright time: %.2f"
+          % (tot["ours_job"] / tot["cv_ms"]))
+    for e in extra_cols:
+        print("%s: upright speed ratio %.2f, full job / OpenCV upright %.2f" % (
+            e, tot["cv_ms"] / tot[e + "_up"], tot[e + "_job"] / tot["cv_ms"]))
+    print("(CPU time, one thread each, median of %d interleaved rounds of %d frames per picture)"
+          % (a.rounds, a.repeat))
     return 0
 
 
