@@ -13,6 +13,13 @@
  *
  *   test-golden --print FIXTURE_DIR             print the outputs
  *   test-golden --tap FIXTURE_DIR GOLDEN_FILE   compare, TAP, one test per fixture
+ *   test-golden --split FIXTURE_DIR             split jobs == facedet_detect(), TAP
+ *
+ * --split runs every request of every fixture as a plan of units with 1, 2,
+ * 3 and 4 level bands per angle, on two threads with their own contexts,
+ * each taking every other unit from the last one backwards, merges the
+ * parts on a third context and checks faces, candidates and stats are
+ * exactly facedet_detect()'s.
  *
  * Lines starting with '#' in the golden file are provenance comments.
  * Environment: FACEDET_MODEL (default: the alt2 cascade).
@@ -110,6 +117,94 @@ static void run_fixture(GString *out, struct facedet_ctx *ctx, const char *name,
 	}
 }
 
+/* --split: one worker thread's share of the units of a plan. */
+struct worker {
+	struct facedet_ctx *ctx;
+	const struct facedet_plan *plan;
+	const uint8_t *img;
+	unsigned int stride;
+	struct facedet_part **parts;
+	unsigned int first;	/* runs units nunits-1-first, -3, ... */
+	int ret;
+};
+
+static gpointer run_worker(gpointer data)
+{
+	struct worker *wk = data;
+	int i;
+
+	for (i = (int)wk->plan->nunits - 1 - (int)wk->first; i >= 0 && !wk->ret; i -= 2)
+		wk->ret = facedet_run_unit(wk->ctx, wk->img, wk->stride, wk->plan, i,
+					   wk->parts[i]);
+	return NULL;
+}
+
+static int same_job(struct facedet_ctx *a, int na, const struct facedet_face *fa,
+		    struct facedet_ctx *b, int nb, const struct facedet_face *fb)
+{
+	const struct facedet_face *ca, *cb;
+	unsigned int nca = facedet_ctx_candidates(a, &ca), ncb = facedet_ctx_candidates(b, &cb);
+
+	return na == nb && !memcmp(fa, fb, na * sizeof(*fa)) && nca == ncb &&
+	       !memcmp(ca, cb, nca * sizeof(*ca)) &&
+	       !memcmp(facedet_ctx_stats(a), facedet_ctx_stats(b), sizeof(struct facedet_stats));
+}
+
+/* Every request of one fixture, split every way; 0 or the failing count. */
+static int split_fixture(struct facedet_ctx *ref, struct facedet_ctx *const wctx[3],
+			 struct facedet_part **parts, const uint8_t *img,
+			 unsigned int w, unsigned int h)
+{
+	int failed = 0;
+	size_t k;
+
+	for (k = 0; k < G_N_ELEMENTS(requests); k++) {
+		const struct request *q = &requests[k];
+		struct facedet_face want[FACEDET_MAX_FACES], got[FACEDET_MAX_FACES];
+		struct facedet_params p;
+		unsigned int bands;
+		int nwant;
+
+		facedet_params_default(&p);
+		p.dir = q->dir;
+		p.min_size = q->min_size;
+		p.lhit = q->lhit;
+		p.flags = q->flags;
+		p.startx = q->roi[0];
+		p.starty = q->roi[1];
+		p.sizex = q->roi[2];
+		p.sizey = q->roi[3];
+		nwant = facedet_detect(ref, img, w, h, w, &p, want);
+		for (bands = 1; bands <= FACEDET_MAX_BANDS; bands++) {
+			struct facedet_plan plan;
+			struct worker wk[2];
+			GThread *th[2];
+			int i, ngot;
+
+			if (facedet_plan_init(ref, w, h, &p, bands, &plan)) {
+				printf("# request %zu: plan_init failed\n", k);
+				failed++;
+				continue;
+			}
+			for (i = 0; i < 2; i++) {
+				wk[i] = (struct worker){ wctx[i], &plan, img, w, parts, i, 0 };
+				th[i] = g_thread_new("unit", run_worker, &wk[i]);
+			}
+			for (i = 0; i < 2; i++)
+				g_thread_join(th[i]);
+			ngot = wk[0].ret ? wk[0].ret : wk[1].ret;
+			if (!ngot)
+				ngot = facedet_merge(wctx[2], &plan, parts, got);
+			if (!same_job(ref, nwant, want, wctx[2], ngot, got)) {
+				printf("# request %zu (dir %s), %u bands, %u units: differs (%d vs %d faces)\n",
+				       k, dir_names[q->dir], bands, plan.nunits, ngot, nwant);
+				failed++;
+			}
+		}
+	}
+	return failed;
+}
+
 /* The golden file's block for @name, comments stripped. */
 static char *golden_block(char *const *lines, const char *name)
 {
@@ -150,15 +245,22 @@ int main(int argc, char **argv)
 	struct facedet_model *model;
 	struct facedet_ctx *ctx = NULL;
 	char **golden = NULL, *text, err[256];
-	int tap, failed = 0;
+	struct facedet_ctx *wctx[3] = { NULL };
+	struct facedet_part *parts[FACEDET_MAX_UNITS];
+	int tap, split, failed = 0;
 	size_t i;
 
-	if (argc < 3 || (strcmp(argv[1], "--print") && strcmp(argv[1], "--tap")) ||
+	if (argc < 3 || (strcmp(argv[1], "--print") && strcmp(argv[1], "--tap") &&
+			 strcmp(argv[1], "--split")) ||
 	    (!strcmp(argv[1], "--tap") && argc != 4)) {
-		fprintf(stderr, "usage: test-golden --print FIXTURE_DIR | --tap FIXTURE_DIR GOLDEN\n");
+		fprintf(stderr, "usage: test-golden --print FIXTURE_DIR | --tap FIXTURE_DIR GOLDEN"
+			" | --split FIXTURE_DIR\n");
 		return 2;
 	}
 	tap = !strcmp(argv[1], "--tap");
+	split = !strcmp(argv[1], "--split");
+	for (i = 0; i < G_N_ELEMENTS(parts); i++)
+		parts[i] = facedet_part_new();
 	if (!model_path)
 		model_path = FACEDET_DEFAULT_MODEL;
 	if (facedet_model_load(model_path, &model, err, sizeof(err))) {
@@ -176,6 +278,8 @@ int main(int argc, char **argv)
 		g_free(text);
 		printf("1..%zu\n", G_N_ELEMENTS(fixtures));
 	}
+	if (split)
+		printf("1..%zu\n", G_N_ELEMENTS(fixtures));
 	for (i = 0; i < G_N_ELEMENTS(fixtures); i++) {
 		char *path = g_strdup_printf("%s/%s.pgm", argv[2], fixtures[i]);
 		GString *out = g_string_new(NULL);
@@ -186,10 +290,23 @@ int main(int argc, char **argv)
 			printf("Bail out! cannot read %s\n", path);
 			return 1;
 		}
-		if (!ctx)
+		if (!ctx) {
+			int j;
+
 			ctx = facedet_ctx_new(model, w, h);
-		run_fixture(out, ctx, fixtures[i], img, w, h);
-		if (tap) {
+			for (j = 0; j < 3; j++)
+				wctx[j] = facedet_ctx_new(model, w, h);
+		}
+		if (split) {
+			int bad = split_fixture(ctx, wctx, parts, img, w, h);
+
+			printf("%s %zu - split %s\n", bad ? "not ok" : "ok", i + 1, fixtures[i]);
+			failed += bad != 0;
+		} else {
+			run_fixture(out, ctx, fixtures[i], img, w, h);
+		}
+		if (split) {
+		} else if (tap) {
 			char *want = golden_block(golden, fixtures[i]);
 			int ok = !strcmp(want, out->str);
 
@@ -206,6 +323,10 @@ int main(int argc, char **argv)
 		free(img);
 	}
 	g_strfreev(golden);
+	for (i = 0; i < G_N_ELEMENTS(parts); i++)
+		facedet_part_free(parts[i]);
+	for (i = 0; i < 3; i++)
+		facedet_ctx_free(wctx[i]);
 	facedet_ctx_free(ctx);
 	facedet_model_free(model);
 	return failed ? 1 : 0;
