@@ -23,6 +23,18 @@
 #include "facedet-internal.h"
 #include "detect.h"
 
+/* Which vector scans this build has (see scan_level_vector4()). */
+#if defined(__GNUC__) && !defined(FACEDET_NO_VECTOR)
+#define HAVE_VECTOR_SCAN 1
+#else
+#define HAVE_VECTOR_SCAN 0
+#endif
+#if HAVE_VECTOR_SCAN && defined(__x86_64__) && !defined(__clang__) && !defined(FACEDET_NO_AVX2)
+#define HAVE_AVX2_SCAN 1
+#else
+#define HAVE_AVX2_SCAN 0
+#endif
+
 /* Stage sums within this margin of the threshold count as passing. */
 #define STAGE_EPS 1e-5f
 /* Windows flatter than this standard deviation are not faces. */
@@ -227,11 +239,16 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	/*
 	 * Testing and benchmarking knob, FACEDET_EVAL: "scalar" scans one
 	 * window at a time with the fast evaluator, "reference" with the
-	 * reference one; the golden test runs all three evaluators.
+	 * reference one, "sse2" uses the 4-lane vector scan even where the
+	 * CPU has AVX2; the golden test runs each.
 	 */
 	ev = getenv("FACEDET_EVAL");
 	ctx->fast = model_is_fast(m) && !(ev && !strcmp(ev, "reference"));
 	ctx->scalar = ev && !strcmp(ev, "scalar");
+#if HAVE_AVX2_SCAN
+	/* FACEDET_EVAL=sse2: the 4-lane vector scan even where AVX2 exists */
+	ctx->avx2 = __builtin_cpu_supports("avx2") && !(ev && !strcmp(ev, "sse2"));
+#endif
 	ctx->cnodes = calloc(m->nnodes, sizeof(*ctx->cnodes));
 	ctx->ptrees = ctx->fast ? calloc(m->ntrees, sizeof(*ctx->ptrees)) : NULL;
 	ctx->stage_thr = malloc(m->nstages * sizeof(*ctx->stage_thr));
@@ -579,191 +596,47 @@ static int scan_level_scalar(struct facedet_ctx *ctx, const struct level *lv)
 	return 0;
 }
 
-#if defined(__GNUC__) && !defined(FACEDET_NO_VECTOR)
+#if HAVE_VECTOR_SCAN
 /*
  * The vector scan: GCC/Clang generic vectors, so it needs no intrinsics
  * and builds to SSE2 on x86-64, NEON on aarch64, and the same code at
- * QEMU's -O2.  A chunk is 8 consecutive window positions of a row: their
- * integral corners are 8 consecutive int32 (see col_ofs()), so every
+ * QEMU's -O2.  A chunk is FD_VL consecutive window positions of a row:
+ * their integral corners are consecutive int32 (see col_ofs()), so every
  * rectangle corner is one vector load.  Per chunk: the variance test and
- * stage 0 for all 8 (needed anyway: the skip rule and the windows counter
- * depend on every visited position's stage-0 result), then the walk that
- * decides which positions the reference scan visits, then the following
- * stages on the chunk while enough lanes live, then the scalar fast
- * evaluator on the few survivors.  Every lane computes exactly the
- * reference's float operations (IEEE, no reassociation; the only products
- * are exact or feed a comparison, so FMA contraction cannot change them).
+ * stage 0 for all lanes (needed anyway: the skip rule and the windows
+ * counter depend on every visited position's stage-0 result), then the
+ * walk that decides which positions the reference scan visits, then the
+ * following stages on the chunk while a lane lives.  Every lane computes
+ * exactly the reference's float operations (IEEE, no reassociation; the
+ * only products are exact or feed a comparison, so FMA contraction cannot
+ * change them, and no instance enables FMA anyway).
+ *
+ * detect-vector.h is instantiated with 4 lanes for every target (16-byte
+ * vectors: SSE2, NEON), and on x86-64 also with 8 lanes compiled for AVX2,
+ * chosen at run time (__builtin_cpu_supports) when the CPU has it.  Wider
+ * vectors without AVX2 compile to scalar compares, hence two instances
+ * rather than one wide one.
  */
 #if defined(__GNUC__) && !defined(__clang__)
 /* vectors only cross static functions of this file: no ABI to keep */
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-#ifndef FD_VL
 #define FD_VL 4
+#define FD_V(name) name##4
+#define FD_TARGET
+#include "detect-vector.h"
+#undef FD_VL
+#undef FD_V
+#undef FD_TARGET
+#if HAVE_AVX2_SCAN
+#define FD_VL 8
+#define FD_V(name) name##8
+#define FD_TARGET __attribute__((target("avx2")))
+#include "detect-vector.h"
+#undef FD_VL
+#undef FD_V
+#undef FD_TARGET
 #endif
-#ifndef FD_DENSE_MIN
-#define FD_DENSE_MIN 1
-#endif
-	/* live lanes below which the scalar code is cheaper */
-typedef int32_t fd_vi __attribute__((vector_size(FD_VL * 4)));
-typedef uint32_t fd_vu __attribute__((vector_size(FD_VL * 4)));
-typedef float fd_vf __attribute__((vector_size(FD_VL * 4)));
-typedef double fd_vd __attribute__((vector_size(FD_VL * 8)));
-
-static inline fd_vi vld(const int32_t *p)
-{
-	fd_vi v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline fd_vu vldu(const uint32_t *p)
-{
-	fd_vu v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-#define VRECT(p, o) (vld((p) + (o)[0]) - vld((p) + (o)[1]) - vld((p) + (o)[2]) + vld((p) + (o)[3]))
-
-/* A broadcast that keeps the sign of -0.0f (0 + -0.0f would not). */
-static inline fd_vf vsplat(float f)
-{
-#if FD_VL == 8
-	return (fd_vf){ f, f, f, f, f, f, f, f };
-#else
-	return (fd_vf){ f, f, f, f };
-#endif
-}
-
-/* Lanewise m ? a : b for a mask m of all-ones / all-zeros lanes. */
-static inline fd_vf vsel(fd_vi m, fd_vf a, fd_vf b)
-{
-	return (fd_vf)(((fd_vi)a & m) | ((fd_vi)b & ~m));
-}
-
-static inline fd_vf vcvt(fd_vi v)
-{
-	return __builtin_convertvector(v, fd_vf);
-}
-
-/*
- * A feature's sum in float.  Each rectangle sum and weighted sum is an
- * exact integer below 2^24 (see struct fd_ptree), so this float equals the
- * int32 sum of pfeature() converted once; multiplying in float spares SSE2
- * its missing 32-bit vector multiply.
- */
-static inline fd_vf vfeature(const int32_t *p, const struct fd_pnode *n)
-{
-	fd_vf v = n->fweight[0] * vcvt(VRECT(p, n->ofs[0])) +
-		  n->fweight[1] * vcvt(VRECT(p, n->ofs[1]));
-
-	if (n->nrects > 2)
-		v += n->fweight[2] * vcvt(VRECT(p, n->ofs[2]));
-	return v;
-}
-
-static inline unsigned int lane_bits(fd_vi m)
-{
-	unsigned int bits = 0;
-	int l;
-
-	for (l = 0; l < FD_VL; l++)
-		bits |= (unsigned int)(m[l] & 1) << l;
-	return bits;
-}
-
-/*
- * Stage @si on a chunk: the bit mask of the lanes that pass it.  (Vectors
- * only go by pointer between non-inline functions: no vector ABI issues.)
- */
-static unsigned int chunk_stage(const struct facedet_ctx *ctx, const int32_t *p,
-				const fd_vf *pinv, int si)
-{
-	const fd_vf inv = *pinv;
-	const struct facedet_model *m = ctx->m;
-	const struct fd_ptree *t = &ctx->ptrees[m->stages[si].first_tree];
-	const struct fd_ptree *tend = t + m->stages[si].ntrees;
-	fd_vf acc = { 0 };
-
-	for (; t < tend; t++) {
-		fd_vi lt0 = vfeature(p, &t->n[0]) * inv < vsplat(t->n[0].threshold);
-		fd_vi lt1 = vfeature(p, &t->n[1]) * inv < vsplat(t->n[1].threshold);
-		fd_vi to_node = lt0 ^ t->node_xor;
-		fd_vf second = vsel(lt1, vsplat(t->leaf_lt), vsplat(t->leaf_ge));
-
-		acc += vsel(to_node, second, vsplat(t->leaf_root));
-	}
-	return lane_bits(~(acc < vsplat(ctx->stage_thr[si])));
-}
-
-static int scan_level_vector(struct facedet_ctx *ctx, const struct level *lv)
-{
-	const struct facedet_model *m = ctx->m;
-	const int S = ctx->stride, *no = ctx->nofs;
-	const double area = ctx->narea, t = MIN_STDDEV * area;
-	int y, i0, l;
-
-	for (y = 0; y < lv->nrows; y++) {
-		const size_t row = (size_t)y * lv->step * S;
-		int next = 0;	/* the next position the reference scan visits */
-
-		for (i0 = 0; i0 < lv->npos; i0 += FD_VL) {
-			const int32_t *p = ctx->sum + row + i0;
-			const uint32_t *q = ctx->sq + row + i0;
-			fd_vi vsum = VRECT(p, no);
-			/* < 2^31: see window_var(), so a signed lane holds it */
-			fd_vi vsq = (fd_vi)(vldu(q + no[0]) - vldu(q + no[1]) -
-					    vldu(q + no[2]) + vldu(q + no[3]));
-			fd_vd ds = __builtin_convertvector(vsum, fd_vd);
-			fd_vd nf = area * __builtin_convertvector(vsq, fd_vd) - ds * ds;
-			fd_vf inv = { 0 };
-			unsigned int ok = 0, pass, alive = 0;
-			int si, end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
-
-			/* window_var() lane by lane: sqrt only where it passes */
-			for (l = 0; l < FD_VL; l++) {
-				if (nf[l] > t * t) {
-					ok |= 1u << l;
-					inv[l] = (float)(1.0 / sqrt(nf[l]));
-				}
-			}
-			pass = ok ? chunk_stage(ctx, p, &inv, 0) : 0;
-			for (l = next - i0; l < end; l++) {
-				if (l < 0)
-					continue;
-				ctx->stats.windows++;
-				if (!(ok >> l & 1)) {
-					next = i0 + l + 1;
-				} else if (!(pass >> l & 1)) {
-					next = i0 + l + 2;
-					l++;
-				} else {
-					next = i0 + l + 1;
-					if (keep_hit(lv, (i0 + l) * lv->step, y * lv->step))
-						alive |= 1u << l;
-				}
-			}
-			for (si = 1; si < m->nstages && __builtin_popcount(alive) >= FD_DENSE_MIN; si++)
-				alive &= chunk_stage(ctx, p, &inv, si);
-			for (l = 0; alive >> l; l++) {
-				if (!(alive >> l & 1))
-					continue;
-				if (si < m->nstages && eval_fast(ctx, p + l, inv[l], si) <= 0)
-					continue;
-				if (push_raw(ctx, iround((i0 + l) * lv->step * lv->factor),
-					     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
-					return -ENOMEM;
-			}
-		}
-	}
-	return 0;
-}
-#define HAVE_VECTOR_SCAN 1
-#else
-#define HAVE_VECTOR_SCAN 0
 #endif
 
 int fd_levels(const struct facedet_ctx *ctx, int w, int h, double step,
@@ -828,8 +701,13 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 		}
 		integral(ctx, src, sw, sh, sstride);
 #if HAVE_VECTOR_SCAN
+#if HAVE_AVX2_SCAN
+		if (ctx->fast && !ctx->scalar && ctx->avx2)
+			r = scan_level_vector8(ctx, &lv);
+		else
+#endif
 		if (ctx->fast && !ctx->scalar)
-			r = scan_level_vector(ctx, &lv);
+			r = scan_level_vector4(ctx, &lv);
 		else
 #endif
 			r = scan_level_scalar(ctx, &lv);

@@ -42,6 +42,7 @@ struct facedet_ctx {
 	int deint;			/* integral columns deinterleaved (2-step levels) */
 	int fast;			/* the model runs on the fast evaluator */
 	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
+	int avx2;			/* the 8-lane AVX2 vector scan runs */
 
 	struct fd_cnode *cnodes;	/* nodes with offsets for @stride, @deint */
 	struct fd_ptree *ptrees;	/* the same for the fast evaluator */
