@@ -99,7 +99,7 @@ static FD_TARGET unsigned int FD_V(chunk_stage)(const struct facedet_ctx *ctx, c
 	return FD_V(lane_bits)(~(acc < FD_V(vsplat)(ctx->stage_thr[si])));
 }
 
-static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, const struct level *lv)
+static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct level *lv)
 {
 	const struct facedet_model *m = ctx->m;
 	const int S = ctx->stride, *no = ctx->nofs;
@@ -142,7 +142,7 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, const stru
 					l++;
 				} else {
 					next = i0 + l + 1;
-					if (keep_hit(lv, (i0 + l) * lv->step, y * lv->step))
+					if (keep_pos(lv, i0 + l, y))
 						alive |= 1u << l;
 				}
 			}

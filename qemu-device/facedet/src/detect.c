@@ -555,17 +555,53 @@ struct level {
 	int step;		/* window step in the level */
 	int npos, nrows;	/* window positions per row, rows */
 	const struct fd_keep *keep;
+	int keep_row;		/* row whose kept positions are [keep_lo, keep_hi] */
+	int keep_lo, keep_hi;
 };
 
-/* Keep raw window (x, y) of the level?  Hits outside are dropped. */
-static int keep_hit(const struct level *lv, int x, int y)
+static int keep_bits(const struct level *lv, int i, int y)
 {
-	return !lv->keep || lv->keep->fn(lv->keep->arg, iround(x * lv->factor),
-					 iround(y * lv->factor), lv->ww, lv->wh);
+	return lv->keep->fn(lv->keep->arg, iround(i * lv->step * lv->factor),
+			    iround(y * lv->step * lv->factor), lv->ww, lv->wh);
+}
+
+/*
+ * Keep the raw window at position @i of row @y?  The positions a row keeps
+ * form one interval (see struct fd_keep), found once per row with two
+ * binary searches instead of asking the predicate for every window.
+ */
+static int keep_pos(struct level *lv, int i, int y)
+{
+	int a, b, mid;
+
+	if (!lv->keep)
+		return 1;
+	if (lv->keep_row != y) {
+		/* the first position whose "rising" conditions hold */
+		for (a = 0, b = lv->npos; a < b;) {
+			mid = a + (b - a) / 2;
+			if (keep_bits(lv, mid, y) & 1)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		lv->keep_lo = a;
+		/* the last position whose "falling" conditions hold */
+		for (a = -1, b = lv->npos - 1; a < b;) {
+			mid = b - (b - a) / 2;
+			if (keep_bits(lv, mid, y) & 2)
+				a = mid;
+			else
+				b = mid - 1;
+		}
+		lv->keep_hi = a;
+		lv->keep_row = y;
+	}
+	return i >= lv->keep_lo && i <= lv->keep_hi;
 }
 
 /* The reference scan of one level: one window at a time. */
-static int scan_level_scalar(struct facedet_ctx *ctx, const struct level *lv)
+static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
 {
 	const int S = ctx->stride;
 	int y, i, r;
@@ -584,7 +620,7 @@ static int scan_level_scalar(struct facedet_ctx *ctx, const struct level *lv)
 				r = eval_fast(ctx, ctx->sum + row + i, inv, 0);
 			ctx->stats.windows++;
 			if (r > 0) {
-				if (keep_hit(lv, i * lv->step, y * lv->step) &&
+				if (keep_pos(lv, i, y) &&
 				    push_raw(ctx, iround(i * lv->step * lv->factor),
 					     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
 					return -ENOMEM;
@@ -684,7 +720,7 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 		struct level lv = {
 			.factor = factor, .ww = ww, .wh = wh, .step = ystep,
 			.npos = (pw + ystep - 1) / ystep, .nrows = (ph + ystep - 1) / ystep,
-			.keep = keep,
+			.keep = keep, .keep_row = -1,
 		};
 
 		if (pw <= 0 || ph <= 0)

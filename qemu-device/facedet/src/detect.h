@@ -16,9 +16,13 @@ struct fd_cnode;
 struct fd_ptree;
 
 /*
- * Which raw windows a scan keeps: fn(arg, x, y, w, h) is called with each
- * candidate window in picture coordinates and returns nonzero to keep it.
- * The scan skips the later stages of windows it would not keep.
+ * Which raw windows a scan keeps: fn(arg, x, y, w, h) is called with a
+ * candidate window in picture coordinates and returns two bits whose AND
+ * says whether to keep it: bit 0, conditions that once true stay true as
+ * x grows (y, w, h fixed), and bit 1, conditions that once false stay false
+ * as x grows.  So the kept windows of a row are one interval, which the
+ * scan finds with two binary searches per row; it skips the later stages of
+ * windows it does not keep.
  */
 struct fd_keep {
 	int (*fn)(const void *arg, int x, int y, int w, int h);

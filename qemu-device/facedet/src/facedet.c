@@ -207,24 +207,38 @@ static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int stride,
 
 /*
  * Keep a raw window of a rotated scan only if its corners all lie in the
- * ROI: the copy's corners are padding.  The scan asks this for every
- * visited window that passes stage 0 and skips the rest of the cascade on
- * the windows it rejects (their hits were dropped anyway).
+ * ROI: the copy's corners are padding.  The scan skips the cascade past
+ * stage 0 on the windows this rejects (their hits were dropped anyway).
+ *
+ * The 16 comparisons are split by how they move as the window's x grows
+ * (struct fd_keep): a corner's ROI x is ox + c (qx - rx) - s (qy - ry),
+ * non-decreasing in qx if c >= 0, and its y is oy + s (qx - rx) + c (...),
+ * non-decreasing if s >= 0.  That holds in floating point too: qx - rx is
+ * exact and every later rounding is monotonic.  The AND of both bits is
+ * the AND of all 16 comparisons, the test the scan used to apply to its
+ * raw hits afterwards.
  */
 static int keep_inside(const void *arg, int rx, int ry, int rw, int rh)
 {
 	const struct rotation *rt = arg;
 	const double tol = 1.0;
-	int k;
+	int k, rising = 1, falling = 1;
 
 	for (k = 0; k < 4; k++) {
 		double x, y;
+		int x_lo, x_hi, y_lo, y_hi;
 
 		rot_map(rt, rx + (k & 1 ? rw : 0), ry + (k & 2 ? rh : 0), &x, &y);
-		if (!(x >= -tol && y >= -tol && x <= rt->roi_w + tol && y <= rt->roi_h + tol))
-			return 0;
+		x_lo = x >= -tol;
+		x_hi = x <= rt->roi_w + tol;
+		y_lo = y >= -tol;
+		y_hi = y <= rt->roi_h + tol;
+		rising &= rt->c >= 0 ? x_lo : x_hi;
+		falling &= rt->c >= 0 ? x_hi : x_lo;
+		rising &= rt->s >= 0 ? y_lo : y_hi;
+		falling &= rt->s >= 0 ? y_hi : y_lo;
 	}
-	return 1;
+	return rising | falling << 1;
 }
 
 static int add_candidates(const struct facedet_ctx *ctx, int n, const struct rotation *rt,
