@@ -10,6 +10,51 @@ typedef uint32_t FD_V(fd_vu) __attribute__((vector_size(FD_VL * 4)));
 typedef float FD_V(fd_vf) __attribute__((vector_size(FD_VL * 4)));
 typedef double FD_V(fd_vd) __attribute__((vector_size(FD_VL * 8)));
 
+/*
+ * inv = (float)(1.0 / sqrt(nf)) on the lanes in @ok, 0 elsewhere.  x86's
+ * packed square root and division are IEEE correctly rounded like the
+ * scalar ones, and the conversion to float rounds to nearest like a cast,
+ * so every lane gets the reference's float.  Elsewhere, lane by lane.
+ */
+static FD_TARGET inline void FD_V(inv_stddev)(const FD_V(fd_vd) *pnf, unsigned int ok,
+					       FD_V(fd_vf) *inv)
+{
+#if defined(__x86_64__) && !defined(__clang__)
+#if FD_VL == 8
+	typedef double half __attribute__((vector_size(32)));
+#define FD_SQRT_HALF __builtin_ia32_sqrtpd256
+#else
+	typedef double half __attribute__((vector_size(16)));
+#define FD_SQRT_HALF __builtin_ia32_sqrtpd
+#endif
+	const FD_V(fd_vd) one = (FD_V(fd_vd)){ 0 } + 1.0;
+	/* flat lanes get 1: no sqrt of a negative (out of row) or 0 lane */
+	FD_V(fd_vd) nf = *pnf, r;
+	half h[2];
+	int l;
+
+	for (l = 0; l < FD_VL; l++)
+		if (!(ok >> l & 1))
+			nf[l] = 1.0;
+	memcpy(h, &nf, sizeof(h));
+	h[0] = FD_SQRT_HALF(h[0]);
+	h[1] = FD_SQRT_HALF(h[1]);
+	memcpy(&r, h, sizeof(r));
+	r = one / r;
+	*inv = __builtin_convertvector(r, FD_V(fd_vf));
+	for (l = 0; l < FD_VL; l++)
+		if (!(ok >> l & 1))
+			(*inv)[l] = 0;
+#undef FD_SQRT_HALF
+#else
+	int l;
+
+	for (l = 0; l < FD_VL; l++)
+		if (ok >> l & 1)
+			(*inv)[l] = (float)(1.0 / sqrt((*pnf)[l]));
+#endif
+}
+
 static FD_TARGET inline FD_V(fd_vi) FD_V(vld)(const int32_t *p)
 {
 	FD_V(fd_vi) v;
@@ -123,13 +168,11 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 			unsigned int ok = 0, pass, alive = 0;
 			int si, end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
 
-			/* window_var() lane by lane: sqrt only where it passes */
-			for (l = 0; l < FD_VL; l++) {
-				if (nf[l] > t * t) {
-					ok |= 1u << l;
-					inv[l] = (float)(1.0 / sqrt(nf[l]));
-				}
-			}
+			/* window_var() on the lanes: see there for nf <= T^2 */
+			for (l = 0; l < FD_VL; l++)
+				ok |= (unsigned int)(nf[l] > t * t) << l;
+			if (ok)
+				FD_V(inv_stddev)(&nf, ok, &inv);
 			pass = ok ? FD_V(chunk_stage)(ctx, p, &inv, 0) : 0;
 			for (l = next - i0; l < end; l++) {
 				if (l < 0)
