@@ -336,13 +336,27 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 		y1 = y0 + (b ? 1 : 0);
 		r0 = src + (size_t)y0 * sstride;
 		r1 = src + (size_t)y1 * sstride;
-		for (x = 0; x < dw; x++) {
-			int x0 = ctx->xofs[x], a = ctx->xw[x];
-			int x1 = x0 + (a ? 1 : 0);
-			int top = r0[x0] * (2048 - a) + r0[x1] * a;
-			int bot = r1[x0] * (2048 - a) + r1[x1] * a;
+		/*
+		 * p0 (2048 - a) + p1 a = 2048 p0 + (p1 - p0) a, and the same
+		 * for the rows: the same integers with half the multiplies
+		 * (all terms stay below 2^31).  A zero weight needs no second
+		 * pixel, and b = 0 no second row.
+		 */
+		if (!b) {
+			for (x = 0; x < dw; x++) {
+				int x0 = ctx->xofs[x], a = ctx->xw[x];
+				int top = (r0[x0] << 11) + (r0[x0 + (a != 0)] - r0[x0]) * a;
 
-			d[x] = (uint8_t)((top * (2048 - b) + bot * b + (1 << 21)) >> 22);
+				d[x] = (uint8_t)(((top << 11) + (1 << 21)) >> 22);
+			}
+			continue;
+		}
+		for (x = 0; x < dw; x++) {
+			int x0 = ctx->xofs[x], a = ctx->xw[x], x1 = x0 + (a != 0);
+			int top = (r0[x0] << 11) + (r0[x1] - r0[x0]) * a;
+			int bot = (r1[x0] << 11) + (r1[x1] - r1[x0]) * a;
+
+			d[x] = (uint8_t)(((top << 11) + (bot - top) * b + (1 << 21)) >> 22);
 		}
 	}
 }
@@ -565,36 +579,73 @@ static int keep_bits(const struct level *lv, int i, int y)
 			    iround(y * lv->step * lv->factor), lv->ww, lv->wh);
 }
 
+/* Bit @bit of the ROI test at position @i, negated if @neg; true past the row. */
+static int keep_pred(const struct level *lv, int y, int i, int bit, int neg)
+{
+	if (i >= lv->npos)
+		return 1;
+	return ((keep_bits(lv, i, y) & bit) != 0) != neg;
+}
+
+/*
+ * The first position in [0, npos] where keep_pred() holds (it is false,
+ * then true along a row: see struct fd_keep), searched from @hint: a row's
+ * interval is its neighbour's moved by a fraction of a position, so
+ * galloping out from there and bisecting usually costs two or three calls,
+ * and never more than O(log npos).
+ */
+static int keep_first(const struct level *lv, int y, int bit, int neg, int hint)
+{
+	int lo, hi, step, c;
+
+	hint = hint < 0 ? 0 : (hint > lv->npos ? lv->npos : hint);
+	/* invariant: the answer is in [lo, hi] */
+	if (keep_pred(lv, y, hint, bit, neg)) {
+		lo = 0;
+		hi = hint;
+		for (step = 1; hi > 0; step *= 2) {
+			c = hi - step < 0 ? 0 : hi - step;
+			if (!keep_pred(lv, y, c, bit, neg)) {
+				lo = c + 1;
+				break;
+			}
+			hi = c;
+		}
+	} else {
+		lo = hint + 1;
+		hi = lv->npos;
+		for (step = 1; lo < lv->npos; step *= 2) {
+			c = lo - 1 + step > lv->npos ? lv->npos : lo - 1 + step;
+			if (keep_pred(lv, y, c, bit, neg)) {
+				hi = c;
+				break;
+			}
+			lo = c + 1;
+		}
+	}
+	while (lo < hi) {
+		c = lo + (hi - lo) / 2;
+		if (keep_pred(lv, y, c, bit, neg))
+			hi = c;
+		else
+			lo = c + 1;
+	}
+	return lo;
+}
+
 /*
  * Keep the raw window at position @i of row @y?  The positions a row keeps
- * form one interval (see struct fd_keep), found once per row with two
- * binary searches instead of asking the predicate for every window.
+ * form one interval (see struct fd_keep), found once per row: its first
+ * position is where the "rising" bit turns true, its last the one before
+ * the "falling" bit turns false.
  */
 static int keep_pos(struct level *lv, int i, int y)
 {
-	int a, b, mid;
-
 	if (!lv->keep)
 		return 1;
 	if (lv->keep_row != y) {
-		/* the first position whose "rising" conditions hold */
-		for (a = 0, b = lv->npos; a < b;) {
-			mid = a + (b - a) / 2;
-			if (keep_bits(lv, mid, y) & 1)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		lv->keep_lo = a;
-		/* the last position whose "falling" conditions hold */
-		for (a = -1, b = lv->npos - 1; a < b;) {
-			mid = b - (b - a) / 2;
-			if (keep_bits(lv, mid, y) & 2)
-				a = mid;
-			else
-				b = mid - 1;
-		}
-		lv->keep_hi = a;
+		lv->keep_lo = keep_first(lv, y, 1, 0, lv->keep_lo);
+		lv->keep_hi = keep_first(lv, y, 2, 1, lv->keep_hi + 1) - 1;
 		lv->keep_row = y;
 	}
 	return i >= lv->keep_lo && i <= lv->keep_hi;
@@ -619,6 +670,13 @@ static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
 			else
 				r = eval_fast(ctx, ctx->sum + row + i, inv, 0);
 			ctx->stats.windows++;
+			/*
+			 * FACEDET_EVAL=scalar is a testing mode: it also checks
+			 * the row intervals against the ROI test on every window
+			 * (the golden pictures have no hits near the edges).
+			 */
+			if (lv->keep && (keep_pos(lv, i, y) != (keep_bits(lv, i, y) == 3)))
+				abort();
 			if (r > 0) {
 				if (keep_pos(lv, i, y) &&
 				    push_raw(ctx, iround(i * lv->step * lv->factor),
@@ -721,6 +779,8 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 			.factor = factor, .ww = ww, .wh = wh, .step = ystep,
 			.npos = (pw + ystep - 1) / ystep, .nrows = (ph + ystep - 1) / ystep,
 			.keep = keep, .keep_row = -1,
+			/* search hints for the first row: the middle */
+			.keep_lo = (pw + ystep - 1) / ystep / 2, .keep_hi = (pw + ystep - 1) / ystep / 2,
 		};
 
 		if (pw <= 0 || ph <= 0)
