@@ -10,12 +10,15 @@
  * threshold in; at most 35 faces with center, size, confidence and in-plane
  * angle out.
  *
- * Two levels of API:
+ * Three levels of API:
  *  - facedet_detect_rects(): the plain multi-scale detector, upright only,
  *    with OpenCV detectMultiScale() semantics (scale step, min size,
  *    min neighbours, groupRectangles). The benchmark compares this to OpenCV.
  *  - facedet_detect(): the FDIF contract on top of it (ROI, direction with
  *    rotated scans, LHIT, TRM confidence, 35-face cap, deterministic order).
+ *  - facedet_plan_init() / facedet_run_unit() / facedet_merge(): the same
+ *    job cut into independent units for several threads, merged into the
+ *    very result facedet_detect() gives.
  *
  * Nothing here allocates per window; a context owns all scratch memory.
  * Contexts are not thread-safe, models are read-only after loading and may
