@@ -7,9 +7,9 @@
 
 apt_ensure "${FDIF_HOST_PKGS[@]}" libopencv-dev g++
 meson_build
-fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
+fx="$FDIF_BUILD/qemu-device/facedet/tests"
 progress "benchmarking (each picture: ours and OpenCV interleaved)"
 exec /usr/bin/python3 "$FDIF_ROOT/qemu-device/facedet/bench/bench-detector.py" \
-	--facedet "$FDIF_ROOT/build/qemu-device/facedet/facedet" \
-	--opencv "$FDIF_ROOT/build/qemu-device/facedet/bench/opencv-detect" \
+	--facedet "$FDIF_BUILD/qemu-device/facedet/facedet" \
+	--opencv "$FDIF_BUILD/qemu-device/facedet/bench/opencv-detect" \
 	"$@" "$fx"/*.pgm
