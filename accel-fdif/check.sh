@@ -1,7 +1,9 @@
 #!/bin/bash
 # Static checks of the driver: checkpatch --strict on every file, and a
 # W=1 build with sparse (C=2). Prints TAP on stdout (one test a check);
-# exits non-zero if a check finds anything in our files.
+# exits non-zero if a check finds anything in our files, or if a checker
+# did not run to its end (a tool that crashes finds nothing: that is a
+# failure, not a pass).
 . "$(dirname "$0")/../scripts/lib.sh"
 
 KDIR="$FDIF_ROOT/accel-fdif"
@@ -25,15 +27,38 @@ report() { # report NAME OUTPUT
 }
 
 for f in "${files[@]}"; do
-	out="$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet -f "$f" 2>&1 |
-		grep -E '^(ERROR|WARNING|CHECK)' -A3 || true)"
-	report "checkpatch --strict $f" "$out"
+	# checkpatch ends every run with a 'total:' line; without it, it died
+	out="$("$ksrc/scripts/checkpatch.pl" --strict --no-tree --no-summary-file \
+		--color=never -f "$f" 2>&1)" && rc=0 || rc=$?
+	if ! grep -q '^total: [0-9]* errors, [0-9]* warnings' <<<"$out"; then
+		report "checkpatch --strict $f" "checkpatch did not run to its end (exit $rc):
+$out"
+	elif ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out"; then
+		report "checkpatch --strict $f" "$(grep -E '^(ERROR|WARNING|CHECK)' -A3 <<<"$out")"
+	else
+		report "checkpatch --strict $f" ""
+	fi
 done
 
 progress "sparse and W=1 on drivers/accel/fdif"
 touch "$ksrc"/drivers/accel/fdif/*.c
-out="$(make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	C=2 W=1 drivers/accel/fdif/ 2>&1 | grep -E 'drivers/accel/fdif|fdif_accel\.h' || true)"
-report "sparse and W=1 clean" "$out"
+# V=1 shows each sparse command: every driver source must have been checked
+out="$(make -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	C=2 W=1 V=1 drivers/accel/fdif/ 2>&1)" && rc=0 || rc=$?
+if [ "$rc" -ne 0 ]; then
+	report "sparse and W=1 clean" "the build failed (exit $rc):
+$(tail -20 <<<"$out")"
+else
+	missing=
+	for c in drivers/accel/fdif/*.c; do
+		grep -Eq "^ *sparse .*${c%.c}\.c\$" <<<"$out" || missing+=" $c"
+	done
+	if [ -n "$missing" ]; then
+		report "sparse and W=1 clean" "sparse did not check:$missing"
+	else
+		report "sparse and W=1 clean" \
+			"$(grep -E 'drivers/accel/fdif|fdif_accel\.h' <<<"$out" | grep -Ev '^ *(sparse|aarch64-linux-gnu-|make)' || true)"
+	fi
+fi
 echo "1..$n"
 exit $fail

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../scripts/lib.sh"
 
 KDIR="$FDIF_ROOT/accel-fdif"
-out="${1:-$FDIF_ROOT/build/accel-fdif-patches}"
+out="${1:-$FDIF_BUILD/accel-fdif-patches}"
 apt_ensure linux-source-6.12 git xz-utils python3
 ver="$(dpkg-query -W -f='${Version}' linux-source-6.12)"
 repo="$FDIF_CACHE/kernel/pristine-$ver"

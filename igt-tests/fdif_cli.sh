@@ -21,7 +21,38 @@ check() { # check NAME WANT_EXIT PATTERN CMD... (PATTERN matched in stdout+stder
 	fi
 }
 
-check text 0 'face 1: x=22[0-9] y=11[0-9]' fdif-detect /data/astronaut.png
+# on_truth NAME TRUTH WANT CMD...: CMD prints WANT faces (text output), each
+# on a different box of TRUTH (center inside, size within a factor of 2)
+on_truth() {
+	name=$1 truth=$2 want=$3
+	shift 3
+	"$@" > $T/out 2>&1
+	n=$((n + 1))
+	if awk -v want="$want" '
+		NR == FNR { x[NR] = $1; y[NR] = $2; w[NR] = $3; h[NR] = $4; m = NR; next }
+		/^  face [0-9]+: / {
+			got++
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			# busybox awk has no sqrt: compare squares
+			for (k = 1; k <= m; k++) {
+				a = w[k] * h[k]; s2 = v["size"] * v["size"]
+				if (!used[k] && v["x"] >= x[k] && v["x"] <= x[k] + w[k] &&
+				    v["y"] >= y[k] && v["y"] <= y[k] + h[k] &&
+				    s2 >= a / 4 && s2 <= a * 4) { used[k] = 1; on++; break }
+			}
+		}
+		END { exit !(got == want && on == want) }' "$truth" $T/out; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name (want $want faces, each on a marked face)"
+		sed 's/^/# /' $T/out
+		fail=1
+	fi
+}
+
+on_truth text /data/astronaut.png.truth 1 fdif-detect /data/astronaut.png
+on_truth many-faces /data/lfw-15.truth 15 fdif-detect /data/lfw-15.pgm
+on_truth many-faces-cap /data/lfw-60.truth 35 fdif-detect /data/lfw-60.pgm
 check json 0 '"faces": \[' fdif-detect --json /data/astronaut.png
 check json-two-images 0 '"image": "/data/landscape.pgm"' fdif-detect --json /data/astronaut.png /data/landscape.pgm
 check face-free 0 '0 faces' fdif-detect /data/landscape.pgm

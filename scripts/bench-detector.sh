@@ -9,10 +9,10 @@
 
 apt_ensure "${FDIF_HOST_PKGS[@]}" libopencv-dev g++
 meson_build
-fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
+fx="$FDIF_BUILD/qemu-device/facedet/tests"
 progress "benchmarking (each picture: ours, OpenCV and the full job interleaved)"
 exec /usr/bin/python3 "$FDIF_ROOT/qemu-device/facedet/bench/bench-detector.py" \
-	--facedet "$FDIF_ROOT/build/qemu-device/facedet/facedet" \
-	--opencv "$FDIF_ROOT/build/qemu-device/facedet/bench/opencv-detect" \
-	--extra "qemu-flags=$FDIF_ROOT/build/qemu-device/facedet/bench/facedet-qemuflags" \
+	--facedet "$FDIF_BUILD/qemu-device/facedet/facedet" \
+	--opencv "$FDIF_BUILD/qemu-device/facedet/bench/opencv-detect" \
+	--extra "qemu-flags=$FDIF_BUILD/qemu-device/facedet/bench/facedet-qemuflags" \
 	"$@" "$fx"/*.pgm

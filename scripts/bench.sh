@@ -21,7 +21,7 @@ done
 
 apt_ensure "${FDIF_HOST_PKGS[@]}" libopencv-dev g++
 meson_build
-share="$FDIF_ROOT/build/bench-share"
+share="$FDIF_BUILD/bench-share"
 rm -rf "$share" && mkdir -p "$share/out"
 cat > "$share/run.sh" <<RUN
 #!/bin/sh
@@ -32,9 +32,9 @@ fdif_bench library /data/astronaut-1080p.jpg 5 > /mnt/out/library.txt
 RUN
 
 progress "running the device benchmarks in the guest (one boot)"
-"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh \
-	--out "$FDIF_ROOT/build/bench-guest" --timeout 1800 >/dev/null ||
-	die "the guest benchmarks failed: see build/bench-guest/console.log"
+"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh --data \
+	--out "$FDIF_BUILD/bench-guest" --timeout 1800 >/dev/null ||
+	die "the guest benchmarks failed: see $FDIF_BUILD/bench-guest/console.log"
 
 progress "running the host detector benchmark (ours against OpenCV)"
 "$FDIF_ROOT/scripts/bench-detector.sh" --markdown --repeat 10 \

@@ -1,73 +1,161 @@
 #!/bin/bash
 # The main job: detect the faces in photos on the emulated FDIF.
 #
-#   scripts/demo.sh [IMAGE ...]      (PGM, PPM, PNG or JPEG, any size)
+#   scripts/demo.sh [--out DIR] [PHOTO|FOLDER ...]
 #
-# With no argument it uses the bundled sample, the astronaut photograph
-# that Debian's python3-skimage ships. It builds what is not cached (QEMU
-# with the emulated FDIF, the kernel with the driver, fdif-detect), boots
-# the arm64 guest, shares a host folder into it (virtio-9p), runs
-# fdif-detect there on each photo, prints the faces and leaves
-# out/<name>.json and out/<name>-faces.png (the photo with the faces
-# outlined) on the host.
+# See usage() below. It builds what is not cached (QEMU with the emulated
+# FDIF, the kernel with the driver, fdif-detect for the guest), boots the
+# arm64 guest once, shares a host folder into it (virtio-9p), runs
+# fdif-detect there once on each photo and prints the faces. Nothing it
+# needs comes from a test target.
 . "$(dirname "$0")/lib.sh"
 
 SAMPLE=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
-apt_ensure "${FDIF_HOST_PKGS[@]}"
-[ $# -gt 0 ] || set -- "$SAMPLE"
-for img in "$@"; do
-	[ -r "$img" ] || die "$img: cannot read it"
-done
+
+usage() {
+	cat <<EOF
+usage: scripts/demo.sh [--out DIR] [PHOTO|FOLDER ...]
+
+Detect the faces in photos on the emulated OMAP4 FDIF: QEMU with the
+device, the Linux kernel with the fdif accel driver, and fdif-detect
+(libfdif-drm) in an arm64 guest.
+
+  PHOTO       a PGM, PPM, PNG or JPEG file of any size
+  FOLDER      every such file in the folder (not its subfolders)
+  --out DIR   where the results go (default: out/ in the clone)
+  --help      this text
+
+Without a photo it uses the bundled sample, the astronaut photograph of
+Debian's python3-skimage. For each photo NAME it prints the faces and
+leaves DIR/NAME.json (what fdif-detect --json reports) and
+DIR/NAME-faces.png (the photo with the faces outlined).
+
+The first run installs packages with apt-get (enabling the arm64
+architecture in dpkg for the guest's libraries) and builds QEMU and the
+kernel into \${FDIF_CACHE:-~/.cache/fdif}; later runs reuse them.
+Exit status: 0 if every photo was processed, 1 otherwise, 2 for bad usage.
+EOF
+}
 
 out="$FDIF_ROOT/out"
-share="$FDIF_ROOT/build/demo-share"
-rm -rf "$share" && mkdir -p "$share/in" "$share/out" "$out"
-{
-	echo '#!/bin/sh'
-	echo 'status=0'
-} > "$share/run.sh"
-names=() origs=()
-i=0
-for img in "$@"; do
-	i=$((i + 1))
-	base="$(basename "$img")"
-	name="${base%.*}"
-	# two photos of the same name must not overwrite each other
-	for n in "${names[@]}"; do [ "$n" = "$name" ] && name="$name-$i"; done
-	names+=("$name")
-	origs+=("$img")
-	cp "$img" "$share/in/$name.${base##*.}"
-	cat >> "$share/run.sh" <<RUN
-if fdif-detect --json --draw "/mnt/out/$name-faces.png" "/mnt/in/$name.${base##*.}" \\
-	> "/mnt/out/$name.json" 2> "/mnt/out/$name.err"; then
-	fdif-detect "/mnt/in/$name.${base##*.}" > "/mnt/out/$name.txt" 2>&1
-	echo ok > "/mnt/out/$name.status"
-else
-	status=1
-fi
-RUN
+photos=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h | --help) usage; exit 0 ;;
+	--out)
+		[ $# -ge 2 ] || { usage >&2; exit 2; }
+		out=$2
+		shift
+		;;
+	--) shift; break ;;
+	-*) printf 'demo.sh: unknown option %s\n\n' "$1" >&2; usage >&2; exit 2 ;;
+	*) photos+=("$1") ;;
+	esac
+	shift
 done
-echo 'exit $status' >> "$share/run.sh"
+photos+=("$@")
 
-progress "running fdif-detect in the guest on ${#names[@]} photo(s)"
-mkdir -p "$FDIF_ROOT/build/demo-guest"
-"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh \
-	--out "$FDIF_ROOT/build/demo-guest" --timeout 600 \
-	>/dev/null 2> >(tee "$FDIF_ROOT/build/demo-guest/harness.log" | grep '^\[fdif' >&2) || true
-wait
+is_photo() {
+	case "${1,,}" in
+	*.pgm | *.ppm | *.pnm | *.png | *.jpg | *.jpeg) return 0 ;;
+	esac
+	return 1
+}
 
-status=0
-for i in "${!names[@]}"; do
-	name="${names[$i]}"
-	if [ -f "$share/out/$name.status" ]; then
-		cp "$share/out/$name.json" "$share/out/$name-faces.png" "$out/"
-		sed "s|^/mnt/in/[^:]*|${origs[$i]}|" "$share/out/$name.txt" 2>/dev/null || true
-		echo "  -> $out/$name.json"
-		[ -f "$out/$name-faces.png" ] && echo "  -> $out/$name-faces.png"
+# the photos, folders expanded; bad arguments stop here, before any build
+inputs=()
+for p in "${photos[@]}"; do
+	if [ -d "$p" ]; then
+		n=${#inputs[@]}
+		while IFS= read -r -d '' f; do
+			is_photo "$f" && inputs+=("$f")
+		done < <(find -L "$p" -maxdepth 1 -type f -print0 | LC_ALL=C sort -z)
+		[ ${#inputs[@]} -gt "$n" ] ||
+			die "$p: no PGM, PPM, PNG or JPEG files in this folder"
+	elif [ -f "$p" ] && [ -r "$p" ]; then
+		inputs+=("$p")
 	else
-		echo "$name: failed: $(cat "$share/out/$name.err" 2>/dev/null ||
-			echo "the guest did not run (see build/demo-guest/console.log)")" >&2
-		status=1
+		die "$p: cannot read it (not a readable file or folder)"
 	fi
 done
+
+apt_ensure "${FDIF_HOST_PKGS[@]}"
+if [ ${#inputs[@]} -eq 0 ]; then
+	[ -r "$SAMPLE" ] || die "$SAMPLE is missing: is python3-skimage installed?"
+	inputs=("$SAMPLE")
+fi
+
+# The guest sees only numbered copies (in/001.png, ...): no file name of
+# the user's ever reaches a shell in the guest.
+share="$FDIF_BUILD/demo-share"
+log_dir="$FDIF_BUILD/demo-guest"
+rm -rf "$share" "$log_dir"
+mkdir -p "$share/in" "$share/out" "$log_dir" "$out"
+for i in "${!inputs[@]}"; do
+	f=${inputs[$i]}
+	base=${f##*/}
+	ext=img
+	case "$base" in *.*) ext=${base##*.} ;; esac
+	cp -- "$f" "$share/in/$(printf '%03d' $((i + 1))).${ext,,}"
+done
+cat > "$share/run.sh" <<'RUN'
+#!/bin/sh
+# one fdif-detect run a photo: the JSON, the drawing and the exit status
+for f in /mnt/in/*; do
+	id=${f##*/}
+	id=${id%.*}
+	fdif-detect --json --draw "/mnt/out/$id-faces.png" "$f" \
+		> "/mnt/out/$id.json" 2> "/mnt/out/$id.err"
+	echo $? > "/mnt/out/$id.rc"
+done
+RUN
+
+progress "running fdif-detect in the guest on ${#inputs[@]} photo(s)"
+harness_log="$log_dir/harness.log"
+set +e
+"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh \
+	--out "$log_dir" --timeout 600 > "$harness_log" 2> >(tee -a "$harness_log" >&2)
+hrc=$?
+set -e
+wait
+
+# where to look when the guest did not do its part
+if [ -s "$log_dir/console.log" ]; then
+	look="$log_dir/console.log"
+else
+	look="$harness_log"
+fi
+[ "$hrc" -eq 0 ] || [ -n "$(ls "$share/out"/*.rc 2>/dev/null)" ] ||
+	die "the guest did not run (exit $hrc): see $look"
+
+# NAME for each photo: its base name without extension, made unique
+status=0
+declare -A taken=()
+for i in "${!inputs[@]}"; do
+	f=${inputs[$i]}
+	id=$(printf '%03d' $((i + 1)))
+	base=${f##*/}
+	name=${base%.*}
+	k=2
+	while [ -n "${taken[$name]:-}" ]; do name="${base%.*}-$k"; k=$((k + 1)); done
+	taken[$name]=1
+	if [ ! -f "$share/out/$id.rc" ]; then
+		printf '%s: failed: the guest did not get to this photo (see %s)\n' "$f" "$look" >&2
+		status=1
+		continue
+	fi
+	if [ "$(cat "$share/out/$id.rc")" != 0 ]; then
+		printf '%s: failed: %s\n' "$f" \
+			"$(sed 's/^fdif-detect: [^:]*: //' "$share/out/$id.err")" >&2
+		status=1
+		continue
+	fi
+	/usr/bin/python3 "$FDIF_ROOT/scripts/faces-json.py" --image "$f" \
+		"$share/out/$id.json" "$out/$name.json" || { status=1; continue; }
+	cp "$share/out/$id-faces.png" "$out/$name-faces.png"
+	echo "  -> $out/$name.json"
+	echo "  -> $out/$name-faces.png"
+done
+[ "$hrc" -eq 0 ] || [ "$status" -ne 0 ] ||
+	die "the guest reported a failure (exit $hrc): see $look"
 exit $status

@@ -5,8 +5,12 @@ set -euo pipefail
 
 FDIF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FDIF_CACHE="${FDIF_CACHE:-$HOME/.cache/fdif}"
-mkdir -p "$FDIF_CACHE"
-export FDIF_ROOT FDIF_CACHE
+# the host build and everything a run leaves (results, guest root): inside
+# the clone unless FDIF_BUILD says otherwise (the tests use an empty one)
+FDIF_BUILD="${FDIF_BUILD:-$FDIF_ROOT/build}"
+mkdir -p "$FDIF_CACHE" "$FDIF_BUILD"
+FDIF_BUILD="$(cd "$FDIF_BUILD" && pwd)"
+export FDIF_ROOT FDIF_CACHE FDIF_BUILD
 
 # progress MESSAGE...: a timestamped line on stderr, so long steps are visible.
 progress() {
@@ -100,11 +104,20 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 	opencv-data libdrm-dev libpng-dev libjpeg-dev python3 python3-numpy
 	python3-pil python3-skimage python-matplotlib-data facedetect)
 
-# meson_build: configure (once) and build the host tree in build/.
+# What only the tests need: the OpenCV reference, sparse for the driver.
+FDIF_TEST_PKGS=(libopencv-dev g++ sparse)
+
+# testdata_packages: the Debian packages the marked photos come from
+testdata_packages() {
+	awk -F'\t' 'NR > 1 && $2 == "deb" { print $3 }' "$FDIF_ROOT/testdata/photos.tsv" |
+		sort -u
+}
+
+# meson_build: configure (once) and build the host tree in $FDIF_BUILD.
 meson_build() {
-	local dir="$FDIF_ROOT/build"
+	local dir="$FDIF_BUILD"
 	if [ ! -f "$dir/build.ninja" ]; then
-		progress "configuring the host build in build/ (meson)"
+		progress "configuring the host build in $dir (meson)"
 		meson setup "$dir" "$FDIF_ROOT" >/dev/null
 	fi
 	progress "building host programs (ninja)"

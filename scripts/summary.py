@@ -1,70 +1,239 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Count the results of a test run and print 'N passed, N failed, N skipped'.
+"""Count a test run's results against the manifest; fail closed.
 
-Arguments are result files: meson's testlog.json (one JSON object a line;
-TAP tests count by their subtests, which meson keeps in stdout) or TAP
-output (lines 'ok N ...', 'not ok N ...', '# SKIP' directives).  A TAP file
-that reports fewer results than its plan, or bails out, counts a failure.
+  summary.py [--strict] [--not-run STAGE]... --manifest MANIFEST RESULTS
+
+RESULTS is the run's folder (build/results): one folder per stage with its
+result files, and stages.tsv (stage, seconds, exit status) written by
+scripts/test.sh. MANIFEST (tests/manifest.tsv) names every result file
+each stage must produce and the least number of subtests in it.
+
+A file counts by its TAP lines (ok, not ok, # SKIP, # TODO); meson's
+testlog.json is split into one pseudo-file per test, named
+'testlog.json:TEST'. Each of these is a failure:
+  - a stage that did not run, timed out or exited non-zero;
+  - a manifest file that is missing or empty, has no TAP plan, reports
+    fewer results than its plan, fewer subtests than the manifest says,
+    or bails out;
+  - a 'not ok' line;
+  - with --strict, a skip the manifest does not allow (skip-ok lines).
+--not-run STAGE names a stage left out on purpose (test.sh --quick).
+
+Prints each stage's time and status, every failure, and last the line
+'N passed, N failed, N skipped'. Exits 1 if anything failed.
 """
+import argparse
+import fnmatch
 import json
+import os
 import re
 import sys
 
-TAP_LINE = re.compile(r"^\s*(not ok|ok)\b(.*)$")
-PLAN = re.compile(r"^\s*1\.\.(\d+)")
+TAP_LINE = re.compile(r"^(not ok|ok)\b(.*)$")
+PLAN = re.compile(r"^1\.\.(\d+)")
 
 
-def count_tap(text, counts):
-    planned, seen = None, 0
+class Count:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+        self.problems = []
+
+    def fail(self, what):
+        self.failed += 1
+        self.problems.append(what)
+
+
+def parse_tap(text):
+    """(plan or None, [(ok, description, directive)], bailed out)"""
+    plan, results, bail = None, [], False
     for line in text.splitlines():
         m = PLAN.match(line)
         if m:
-            planned = int(m.group(1))
+            plan = int(m.group(1))
             continue
         if line.startswith("Bail out!"):
-            counts["failed"] += 1
-            return
+            bail = True
+            continue
         m = TAP_LINE.match(line)
         if not m:
             continue
-        seen += 1
         rest = m.group(2)
-        if re.search(r"#\s*SKIP", rest, re.I):
-            counts["skipped"] += 1
-        elif m.group(1) == "ok" or re.search(r"#\s*TODO", rest, re.I):
-            counts["passed"] += 1
-        else:
-            counts["failed"] += 1
-    if planned is not None and seen < planned:
-        counts["failed"] += planned - seen
+        directive = None
+        d = re.search(r"#\s*(SKIP|TODO)\b(.*)$", rest, re.I)
+        if d:
+            directive = (d.group(1).upper(), d.group(2).strip())
+        results.append((m.group(1) == "ok", rest.split("#")[0].strip(" -"), directive))
+    return plan, results, bail
 
 
-def count_meson(path, counts):
-    for line in open(path):
-        r = json.loads(line)
-        out = r.get("stdout") or ""
-        if any(PLAN.match(l) for l in out.splitlines()):
-            before = counts["failed"]
-            count_tap(out, counts)
-            # a crash or timeout after all its subtests still fails
-            if r["result"] not in ("OK", "SKIP") and counts["failed"] == before:
-                counts["failed"] += 1
+def meson_tests(path):
+    """testlog.json -> {'testlog.json:NAME': (tap text or None, meson result)}"""
+    tests = {}
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            out = r.get("stdout") or ""
+            tap = out if any(PLAN.match(l) for l in out.splitlines()) else None
+            tests["testlog.json:" + r["name"]] = (tap, r["result"])
+    return tests
+
+
+def load_results(results):
+    """{(stage, file): (tap text or None, meson result or None)}"""
+    found = {}
+    for stage in sorted(os.listdir(results)):
+        d = os.path.join(results, stage)
+        if not os.path.isdir(d):
             continue
-        key = {"OK": "passed", "SKIP": "skipped", "EXPECTEDFAIL": "passed"}
-        counts[key.get(r["result"], "failed")] += 1
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if name == "testlog.json":
+                try:
+                    for k, v in meson_tests(path).items():
+                        found[(stage, k)] = v
+                except (OSError, ValueError, KeyError) as e:
+                    found[(stage, name)] = ("", "unreadable: %s" % e)
+            elif name.endswith(".tap"):
+                with open(path, errors="replace") as f:
+                    found[(stage, name)] = (f.read(), None)
+    return found
+
+
+def count_file(key, tap, meson_result, minimum, skip_ok, strict, c):
+    stage, name = key
+    where = "%s/%s" % key
+    if tap is None:
+        # a meson test that is not TAP: its result alone
+        if meson_result == "OK":
+            c.passed += 1
+        elif meson_result == "SKIP":
+            c.skipped += 1
+            if strict and not allowed(skip_ok, key, ""):
+                c.fail("%s: skipped, and this machine must run it" % where)
+        else:
+            c.fail("%s: %s" % (where, meson_result))
+        if minimum is not None:
+            c.fail("%s: printed no TAP plan; the manifest wants %d subtests"
+                   % (where, minimum))
+        return
+    if not tap.strip():
+        c.fail("%s: empty" % where)
+        return
+    plan, results, bail = parse_tap(tap)
+    if bail:
+        c.fail("%s: bailed out" % where)
+    if plan is None:
+        c.fail("%s: no TAP plan (the producer did not finish)" % where)
+    elif len(results) < plan:
+        c.fail("%s: %d of %d planned results" % (where, len(results), plan))
+    if minimum is not None and len(results) < minimum:
+        c.fail("%s: %d subtests, the manifest wants at least %d"
+               % (where, len(results), minimum))
+    for ok, desc, directive in results:
+        if directive and directive[0] == "SKIP":
+            c.skipped += 1
+            if strict and not allowed(skip_ok, key, desc + " " + directive[1]):
+                c.fail("%s: '%s' skipped (%s), and this machine must run it"
+                       % (where, desc, directive[1]))
+        elif ok or (directive and directive[0] == "TODO"):
+            c.passed += 1
+        else:
+            c.fail("%s: not ok - %s" % (where, desc))
+    if meson_result not in (None, "OK", "SKIP") and not any(
+            not ok for ok, _, _ in results):
+        c.fail("%s: the test program ended with %s" % (where, meson_result))
+
+
+def allowed(skip_ok, key, text):
+    for stage, name, pattern in skip_ok:
+        if stage == key[0] and fnmatch.fnmatch(key[1], name) and \
+                fnmatch.fnmatch(text, "*" + pattern + "*"):
+            return True
+    return False
+
+
+def read_manifest(path):
+    files, skip_ok, stages = {}, [], []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            col = line.split("\t")
+            if col[0] == "skip-ok" and len(col) == 4:
+                skip_ok.append((col[1], col[2], col[3]))
+                continue
+            if len(col) != 3 or not col[2].isdigit():
+                sys.exit("%s:%d: want STAGE<tab>FILE<tab>MIN_SUBTESTS" % (path, n))
+            files[(col[0], col[1])] = int(col[2])
+            if col[0] not in stages:
+                stages.append(col[0])
+    return files, skip_ok, stages
+
+
+def read_stages(results):
+    ran = {}
+    try:
+        with open(os.path.join(results, "stages.tsv")) as f:
+            for line in f:
+                col = line.rstrip("\n").split("\t")
+                if len(col) == 3:
+                    ran[col[0]] = (int(col[1]), col[2])
+    except OSError:
+        pass
+    return ran
 
 
 def main():
-    counts = {"passed": 0, "failed": 0, "skipped": 0}
-    for path in sys.argv[1:]:
-        if path.endswith(".json"):
-            count_meson(path, counts)
-        else:
-            with open(path, errors="replace") as f:
-                count_tap(f.read(), counts)
-    print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
-    return 1 if counts["failed"] else 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--not-run", action="append", default=[])
+    ap.add_argument("results")
+    a = ap.parse_args()
+
+    files, skip_ok, stages = read_manifest(a.manifest)
+    found = load_results(a.results)
+    ran = read_stages(a.results)
+    c = Count()
+
+    print("stage     time  status")
+    for stage in stages + sorted(set(ran) - set(stages)):
+        if stage in a.not_run:
+            print("%-8s     -  left out" % stage)
+            continue
+        if stage not in ran:
+            print("%-8s     -  did not run" % stage)
+            c.fail("stage %s did not run" % stage)
+            continue
+        secs, status = ran[stage]
+        print("%-8s %5ds  %s" % (stage, secs,
+                                  "ok" if status == "0" else "exit " + status))
+        if status == "timeout":
+            c.fail("stage %s timed out after %ds" % (stage, secs))
+        elif status == "skipped":
+            c.fail("stage %s was not run: no time left in the budget" % stage)
+        elif status != "0":
+            c.fail("stage %s exited %s" % (stage, status))
+
+    for key in sorted(set(files) | set(found)):
+        if key[0] in a.not_run:
+            continue
+        if key not in found:
+            c.fail("%s/%s: missing" % key)
+            continue
+        tap, meson_result = found[key]
+        count_file(key, tap, meson_result, files.get(key), skip_ok, a.strict, c)
+        if key not in files:
+            print("note: %s/%s is not in the manifest" % key)
+
+    for p in c.problems:
+        print("FAILED: %s" % p)
+    print("%d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))
+    return 1 if c.failed else 0
 
 
 if __name__ == "__main__":

@@ -1,59 +1,182 @@
 #!/bin/bash
-# Run every test of the project:
-#   1. host unit tests (meson test): the face detector and its CLI;
-#   2. the device-model qtests against the patched QEMU;
-#   3. static checks of the driver: checkpatch --strict, sparse, W=1;
-#   4. in the guest (arm64 kernel with the driver, booted in that QEMU):
-#      the driver's KUnit tests and the IGT-style uAPI tests;
-#   5. the reliability (stress) suite on the debug kernel (KASAN, lockdep,
-#      kmemleak, DMA-API debug), failing on any splat. --quick skips it.
-# Installs what it needs (apt-get), builds what is not cached in
-# $FDIF_CACHE, and ends with the line 'N passed, N failed, N skipped'
-# counted over every subtest. Exits non-zero if anything failed.
+# Run every test of the project, in stages:
+#
+#   build   install packages; build QEMU, the kernels and the host programs
+#   demo    the main job as a user runs it: scripts/demo.sh on the marked
+#           photos (testdata/) from an empty build folder, its JSON checked
+#           against the marked face boxes
+#   host    meson test: detector, library and CLI unit tests, truth checks
+#   qtest   the device model's qtests against the patched QEMU
+#   checks  static checks of the driver: checkpatch --strict, sparse, W=1
+#   guest   in the arm64 guest: KUnit, the uAPI tests, library and CLI
+#   stress  the reliability suite on the debug kernel (KASAN, lockdep,
+#           kmemleak, DMA-API debug), failing on any splat
+#   selfcheck  the summary goes red when this run's results are broken
+#
+#   scripts/test.sh [--quick] [--strict] [--budget SECONDS]
+#
+# --quick leaves out the stress stage. --strict (the default when CI is
+# set) turns a skipped test that must run on this machine into a failure.
+# Every stage has a time limit, and all of them together stay inside
+# --budget (default 4500 s, 75 minutes): a stage that hangs is stopped and
+# the summary still comes. The summary (scripts/summary.py) checks every
+# result file against tests/manifest.tsv, prints each stage's time and
+# ends with the line 'N passed, N failed, N skipped'; the exit status is
+# non-zero if anything failed. See docs/testing.md.
 . "$(dirname "$0")/lib.sh"
 
-apt_ensure "${FDIF_HOST_PKGS[@]}" libopencv-dev
-meson_build
-results=("$FDIF_ROOT/build/meson-logs/testlog.json")
+RESULTS="$FDIF_BUILD/results"
+TESTDATA="$FDIF_ROOT/testdata"
 
-progress "running host tests (meson test)"
-meson test -C "$FDIF_ROOT/build" --print-errorlogs || true
-
-qemu_build="$("$FDIF_ROOT/qemu-device/build.sh")"
-progress "running the omap4-fdif qtests"
-tap="$FDIF_ROOT/build/qtest-omap4-fdif.tap"
-(cd "$qemu_build" &&
-	QTEST_QEMU_BINARY=./qemu-system-aarch64 \
-	FDIF_QTEST_PICTURE="$FDIF_ROOT/build/qemu-device/facedet/tests/astronaut.pgm" \
-	timeout 600 ./tests/qtest/omap4-fdif-test --tap -k) >"$tap" 2>&1 || true
-grep -E '^(ok|not ok|Bail out)' "$tap" | sed 's/^/  qtest: /' >&2
-results+=("$tap")
-
-progress "static checks of the driver (checkpatch --strict, sparse, W=1)"
-"$FDIF_ROOT/accel-fdif/check.sh" > "$FDIF_ROOT/build/driver-checks.tap" || true
-results+=("$FDIF_ROOT/build/driver-checks.tap")
-
-# guest_run OUT ARGS...: boot the guest with run-guest.sh ARGS; its result
-# files, or one failing result if the harness itself could not run.
-guest_run() {
-	local out=$1 files
-	shift
-	rm -rf "$out"
-	mapfile -t files < <("$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$out" "$@" || true)
-	if [ ${#files[@]} -eq 0 ]; then
-		mkdir -p "$out"
-		printf 'not ok 1 - the guest harness ran (%s)\n1..1\n' "$*" > "$out/harness.tap"
-		files=("$out/harness.tap")
+# stage_build: everything later stages build, so their limits can be short
+stage_build() {
+	local out="$RESULTS/build" n=0 fail=0
+	step() { # step NAME CMD...
+		n=$((n + 1))
+		if "${@:2}" > "$out/$n.log" 2>&1; then
+			echo "ok $n - $1"
+		else
+			echo "not ok $n - $1 (see $out/$n.log)"
+			tail -20 "$out/$n.log" | sed 's/^/# /'
+			fail=1
+		fi
+	}
+	apt_ensure "${FDIF_HOST_PKGS[@]}" "${FDIF_TEST_PKGS[@]}" $(testdata_packages)
+	# the OpenCV agreement test needs the reference, whoever configured build/
+	if [ -f "$FDIF_BUILD/build.ninja" ]; then
+		step "host build configured (OpenCV reference on)" \
+			meson configure "$FDIF_BUILD" -Dopencv=enabled
+	else
+		step "host build configured (OpenCV reference on)" \
+			meson setup "$FDIF_BUILD" "$FDIF_ROOT" -Dopencv=enabled
 	fi
-	results+=("${files[@]}")
+	step "host programs and test data (meson, ninja)" meson_build
+	step "QEMU with the emulated FDIF" "$FDIF_ROOT/qemu-device/build.sh"
+	step "the guest kernel with the driver" "$FDIF_ROOT/accel-fdif/build.sh"
+	if [ -z "$quick" ]; then
+		step "the debug kernel (KASAN, lockdep, kmemleak)" \
+			"$FDIF_ROOT/accel-fdif/build.sh" --debug
+	fi
+	echo "1..$n"
+	return $fail
 }
 
-progress "running the driver's tests in the guest"
-guest_run "$FDIF_ROOT/build/guest"
+# stage_demo: scripts/demo.sh exactly as a user runs it, on a folder of
+# photos, with an empty build folder of its own; then its JSON output is
+# checked against the face boxes marked on those photos
+stage_demo() {
+	local out="$RESULTS/demo" photos="$FDIF_BUILD/truth-photos" rc
+	"$TESTDATA/fetch-photos.sh" "$photos" >&2 ||
+		{ echo "not ok 1 - fetch the marked photos"; echo "1..1"; return 1; }
+	rm -rf "$FDIF_BUILD/demo-build" "$out/json"
+	set +e
+	FDIF_BUILD="$FDIF_BUILD/demo-build" "$FDIF_ROOT/scripts/demo.sh" \
+		--out "$out/json" "$photos" > "$out/demo.log" 2>&1
+	rc=$?
+	set -e
+	{
+		if [ "$rc" -eq 0 ]; then
+			echo "ok 1 - scripts/demo.sh FOLDER exited 0"
+		else
+			echo "not ok 1 - scripts/demo.sh FOLDER exited $rc"
+			tail -30 "$out/demo.log" | sed 's/^/# /'
+		fi
+		echo "1..1"
+	} > "$out/demo.tap"
+	/usr/bin/python3 "$FDIF_ROOT/tests/truth.py" --testdata "$TESTDATA" \
+		--floors device --json-dir "$out/json" > "$out/truth.tap"
+}
 
-if [ "${1:-}" != --quick ]; then
-	progress "reliability: the stress suite on the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug)"
-	guest_run "$FDIF_ROOT/build/guest-debug" --debug-kernel --suite stress --timeout 3600
+stage_host() {
+	meson_build
+	meson test -C "$FDIF_BUILD" --print-errorlogs >&2 || true
+	cp "$FDIF_BUILD/meson-logs/testlog.json" "$RESULTS/host/testlog.json"
+}
+
+stage_qtest() {
+	local qemu_build
+	qemu_build="$("$FDIF_ROOT/qemu-device/build.sh")"
+	(cd "$qemu_build" &&
+		QTEST_QEMU_BINARY=./qemu-system-aarch64 \
+		FDIF_QTEST_FIXTURES="$FDIF_BUILD/qemu-device/facedet/tests" \
+		./tests/qtest/omap4-fdif-test --tap -k) > "$RESULTS/qtest/omap4-fdif.tap"
+}
+
+stage_checks() {
+	"$FDIF_ROOT/accel-fdif/check.sh" > "$RESULTS/checks/driver-checks.tap"
+}
+
+# stage_selfcheck: break a copy of this run's results one way at a time;
+# the summary must go red each time (tests/test-summary.py)
+stage_selfcheck() {
+	/usr/bin/python3 "$FDIF_ROOT/tests/test-summary.py" "$FDIF_ROOT" \
+		--results "$RESULTS" --not-run selfcheck ${quick:+--not-run stress} \
+		> "$RESULTS/selfcheck/fails-closed.tap"
+}
+
+stage_guest() {
+	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/guest" \
+		--timeout "$1" >/dev/null
+}
+
+stage_stress() {
+	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/stress" \
+		--debug-kernel --suite stress --timeout "$1" >/dev/null
+}
+
+# --stage NAME LIMIT: run one stage (test.sh calls itself under timeout)
+if [ "${1:-}" = --stage ]; then
+	quick=${FDIF_TEST_QUICK:-}
+	mkdir -p "$RESULTS/$2"
+	if [ "$2" = build ]; then
+		stage_build > "$RESULTS/build/build.tap"
+	else
+		"stage_$2" "$3"
+	fi
+	exit $?
 fi
 
-exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" "${results[@]}"
+quick= budget=4500 strict=
+[ -n "${CI:-}" ] && strict=--strict
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1 ;;
+	--strict) strict=--strict ;;
+	--budget) budget=$2; shift ;;
+	*) die "test.sh: unknown option $1" ;;
+	esac
+	shift
+done
+
+# name and time limit (s) of each stage; a cold build takes ~30 minutes
+STAGES=(build:2400 demo:600 host:600 qtest:300 checks:600 guest:600)
+[ -n "$quick" ] || STAGES+=(stress:1200)
+STAGES+=(selfcheck:120)
+
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+start=$SECONDS
+for s in "${STAGES[@]}"; do
+	name=${s%%:*} limit=${s#*:}
+	left=$((budget - (SECONDS - start)))
+	[ "$left" -lt "$limit" ] && limit=$left
+	if [ "$limit" -le 30 ]; then
+		printf '%s\t0\tskipped\n' "$name" >> "$RESULTS/stages.tsv"
+		progress "stage $name: not run, the time budget is used up"
+		continue
+	fi
+	progress "stage $name (limit ${limit}s)"
+	t0=$SECONDS
+	set +e
+	# the argument is the guest stages' boot timeout, inside the limit
+	FDIF_TEST_QUICK=$quick timeout --foreground -k 10 "$limit" \
+		"$0" --stage "$name" $((limit - 60))
+	rc=$?
+	set -e
+	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && rc=timeout
+	printf '%s\t%d\t%s\n' "$name" $((SECONDS - t0)) "$rc" >> "$RESULTS/stages.tsv"
+	progress "stage $name: $((SECONDS - t0))s, exit $rc"
+done
+
+exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" $strict ${quick:+--not-run stress} \
+	--manifest "$FDIF_ROOT/tests/manifest.tsv" "$RESULTS"

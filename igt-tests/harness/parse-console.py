@@ -17,6 +17,59 @@ import sys
 RESULT = re.compile(r"^\s*(ok|not ok)\b")
 
 
+def exit_check(name, rc):
+    """The harness check for a test binary's exit status.
+
+    kselftest_harness exits 0 when every test passed or was skipped, 1 when
+    one failed; the shell reports 126/127 for a binary that cannot run and
+    128+N for one killed by signal N. Only 0 passes.
+    """
+    if rc is None:
+        return (False, "%s: no exit status" % name)
+    rc = int(rc)
+    if rc == 0:
+        return (True, "%s ran to its end and exited 0" % name)
+    if rc in (126, 127):
+        return (False, "%s could not be executed (exit %d)" % (name, rc))
+    if rc > 128:
+        return (False, "%s was killed by signal %d" % (name, rc - 128))
+    return (False, "%s exited %d" % (name, rc))
+
+
+def ktap_suite(body):
+    """One KUnit suite's KTAP (debugfs results) as plain TAP.
+
+    The debugfs file holds a one-test top-level KTAP document whose subtest
+    is the suite: its plan and test cases are indented one level, and the
+    suite's own result follows at the top level. The suite's plan is kept,
+    so a suite that ends early reports fewer cases than planned and fails;
+    a missing plan makes the file fail the summary's plan check.
+    """
+    lines = [l.rstrip() for l in body]
+    plan, indent, cases, suite_ok = None, None, [], None
+    for l in lines:
+        stripped = l.lstrip()
+        depth = len(l) - len(stripped)
+        if indent is None:
+            if depth > 0 and stripped.startswith("# Subtest:"):
+                indent = depth
+            continue
+        if depth == indent:
+            m = re.match(r"^1\.\.(\d+)$", stripped)
+            if m and plan is None:
+                plan = int(m.group(1))
+            elif RESULT.match(stripped):
+                cases.append(stripped)
+        elif depth == 0 and RESULT.match(stripped):
+            suite_ok = stripped.startswith("ok")
+    text = "".join(c + "\n" for c in cases)
+    if plan is not None:
+        text += "1..%d\n" % plan
+    if suite_ok is False and all(c.startswith("ok") for c in cases):
+        text += "not ok %d - the suite itself failed\n" % (len(cases) + 1)
+    return text
+
+
 def main():
     log, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -28,6 +81,7 @@ def main():
     cur, name, body = None, None, []
     splats, dmesg, in_dmesg = [], [], False
     done = False
+    cmd_mode = any(l.startswith("@@FDIF-CMD-BEGIN") for l in lines)
     for line in lines:
         if line.startswith("@@FDIF-DMESG-BEGIN"):
             in_dmesg = True
@@ -48,16 +102,11 @@ def main():
                 path = os.path.join(out, name + ".tap")
                 with open(path, "w") as f:
                     f.write("\n".join(body) + "\n")
-                checks.append((True, "%s ran to its end" % name))
+                checks.append(exit_check(name, m.group(2)))
             else:
-                cases = [l.strip() for l in body if RESULT.match(l) and l[:1] in " \t"]
                 path = os.path.join(out, "kunit-%s.tap" % name)
                 with open(path, "w") as f:
-                    for i, c in enumerate(cases, 1):
-                        c = re.sub(r"^(ok|not ok) \d+", r"\g<1> %d" % i, c)
-                        f.write(c + "\n")
-                    f.write("1..%d\n" % len(cases))
-                checks.append((len(cases) > 0, "kunit suite %s reported test cases" % name))
+                    f.write(ktap_suite(body))
             files.append(path)
             cur = None
             continue
@@ -76,6 +125,9 @@ def main():
 
     if cur:
         checks.append((False, "%s did not end (crashed or hung the guest)" % name))
+    if not cmd_mode:
+        checks.append((any(os.path.basename(p).startswith("kunit-") for p in files),
+                       "the guest reported KUnit results"))
     checks.append((done, "the guest ran to its end"))
     checks.append((not splats, "dmesg has no splat"))
     with open(os.path.join(out, "dmesg.txt"), "w") as f:

@@ -2,19 +2,22 @@
 # Boot the fdif test guest in QEMU and turn what it reports into results.
 #
 #   run-guest.sh [--debug-kernel] [--suite tests|stress] [--timeout S]
-#                [--share DIR] [--cmd SCRIPT]
+#                [--share DIR] [--cmd SCRIPT] [--data]
 #                [--device-opts OPTS] [--out DIR]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
-# patched QEMU, the arm64 tests and an initramfs; boots -M virt with the
+# patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
 # emulated FDIF; streams the console; enforces a timeout. Without --cmd it
-# runs KUnit and every uAPI test and writes TAP files into --out (default
-# build/guest), failing if the guest splats, hangs or does not finish.
+# runs KUnit and every test binary of the suite and writes TAP files into
+# --out (default $FDIF_BUILD/guest), failing if a test binary is missing,
+# exits non-zero, crashes, or the guest splats, hangs or does not finish.
 # --share DIR is mounted at /mnt in the guest (virtio-9p); --cmd runs the
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
+# The test pictures go to /data in the guest for the test suites, or with
+# --data; the main job (--cmd, scripts/demo.sh) needs none of them.
 . "$(dirname "$0")/../../scripts/lib.sh"
 
-timeout_s=1200 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_ROOT/build/guest"
+timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debug-kernel) debug=--debug ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
 	--cmd) cmd=$2; shift ;;
 	--device-opts) devopts=$2; shift ;;
 	--out) out=$2; shift ;;
+	--data) data=1 ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
 	shift
@@ -42,6 +46,11 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 apt_ensure "${GUEST_ARM64_PKGS[@]}"
 
+[ -n "$cmd" ] || data=1	# the test suites read the test pictures
+if [ -n "$data" ]; then
+	apt_ensure "${FDIF_HOST_PKGS[@]}"
+	meson_build	# makes the test pictures (qemu-device/facedet/tests)
+fi
 kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
 qbuild="$("$FDIF_ROOT/qemu-device/build.sh")"
 ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
@@ -62,7 +71,7 @@ busybox_deb() {
 }
 
 progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
-gb="$FDIF_ROOT/build/guest-arm64"
+gb="$FDIF_BUILD/guest-arm64"
 if [ ! -f "$gb/build.ninja" ]; then
 	meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
 		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" \
@@ -76,7 +85,7 @@ ninja -C "$gb" >/dev/null || ninja -C "$gb"
 tb="$gb/igt-tests"
 
 progress "packing the initramfs"
-root="$FDIF_ROOT/build/guest-root"
+root="$FDIF_BUILD/guest-root"
 rm -rf "$root" && mkdir -p "$root"/{bin,lib/modules,tests,data,proc,sys,dev,tmp,mnt}
 dpkg -x "$(busybox_deb)" "$root/pkg"
 cp "$root/pkg/bin/busybox" "$root/bin/busybox"
@@ -85,21 +94,38 @@ rm -rf "$root/pkg"
 cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
 make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
-for t in "$tb"/fdif_*; do
-	case "${t##*/}" in fdif_stress | fdif_bench) continue ;; esac
-	[ -f "$t" ] && [ -x "$t" ] && cp "$t" "$root/tests/"
+# every program the guest runs; a missing one is an error, not a skip
+guest_file() { # guest_file SRC DEST
+	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
+	cp "$1" "$2"
+}
+for t in fdif_get_param fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_lib; do
+	guest_file "$tb/$t" "$root/tests/"
 done
-cp "$gb/libfdif-drm/fdif-detect" "$root/bin/"
-cp "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
-cp "$tb/fdif_bench" "$root/bin/"
+guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
 mkdir -p "$root/stress"
-cp "$tb/fdif_stress" "$root/stress/"
-fx="$FDIF_ROOT/build/qemu-device/facedet/tests"
-cp "$fx/astronaut.pgm" "$fx/astronaut-cw90.pgm" "$fx/landscape.pgm" "$fx/hopper.pgm" \
-	"$fx/lfw-15.pgm" "$root/data/"
-cp /usr/lib/python3/dist-packages/skimage/data/astronaut.png "$fx/astronaut-1080p.jpg" \
-	"$root/data/"
-initrd="$FDIF_ROOT/build/guest-initramfs.cpio.gz"
+guest_file "$tb/fdif_stress" "$root/stress/"
+guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
+guest_file "$tb/fdif_bench" "$root/bin/"
+if [ -n "$data" ]; then
+	fx="$FDIF_BUILD/qemu-device/facedet/tests"
+	for f in astronaut astronaut-cw90 landscape hopper lfw-15 lfw-60; do
+		guest_file "$fx/$f.pgm" "$root/data/"
+		guest_file "$fx/$f.truth" "$root/data/"
+	done
+	guest_file "$fx/astronaut-1080p.jpg" "$root/data/"
+	# the original photo, with the faces marked on it (testdata/)
+	astro=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
+	guest_file "$astro" "$root/data/"
+	awk -F'\t' -v path="$astro" '
+		FNR == 1 { next }
+		FILENAME ~ /photos.tsv$/ { if ($5 == path) name = $1; next }
+		$1 == name { print $2, $3, $4, $5 }' \
+		"$FDIF_ROOT/testdata/photos.tsv" "$FDIF_ROOT/testdata/faces.tsv" \
+		> "$root/data/astronaut.png.truth"
+	[ -s "$root/data/astronaut.png.truth" ] || die "testdata/ has no faces for $astro"
+fi
+initrd="$FDIF_BUILD/guest-initramfs.cpio.gz"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
 
 append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000 fdif.suite=$suite"

@@ -195,6 +195,83 @@ int fdif_load_picture(const char *name, void *dst)
 	return ret;
 }
 
+bool fdif_object_on(const struct drm_fdif_object *o, const struct fdif_box *b)
+{
+	return fdif_box_holds(b, o->center_x, o->center_y, o->size);
+}
+
+/*
+ * A finished job's result against the marked faces: status 0, every
+ * object on a different marked face, a face, sorted by confidence (best
+ * first; ties by row, then column), its confidence the normalised raw
+ * value. Return: 0, or -1 with the reason in @why.
+ */
+int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *truth,
+		      int marked, char *why, size_t len)
+{
+	bool used[128] = { false };
+	uint32_t i;
+	int j;
+
+	if (r->status) {
+		snprintf(why, len, "status %d", r->status);
+		return -1;
+	}
+	if (r->count > DRM_FDIF_MAX_OBJECTS || marked > 128) {
+		snprintf(why, len, "count %u", r->count);
+		return -1;
+	}
+	for (i = 0; i < r->count; i++) {
+		const struct drm_fdif_object *o = &r->objects[i];
+
+		for (j = 0; j < marked && (used[j] || !fdif_object_on(o, &truth[j])); j++)
+			;
+		if (j == marked) {
+			snprintf(why, len, "object %u at %u,%u size %u is on no marked face",
+				 i, o->center_x, o->center_y, o->size);
+			return -1;
+		}
+		used[j] = true;
+		if (o->object_class != DRM_FDIF_CLASS_FACE || o->raw_confidence > 9 ||
+		    o->confidence != (9 - o->raw_confidence) * DRM_FDIF_CONFIDENCE_MAX / 9) {
+			snprintf(why, len, "object %u: class %u, confidence %u raw %u", i,
+				 o->object_class, o->confidence, o->raw_confidence);
+			return -1;
+		}
+		if (i && (o[-1].confidence < o->confidence ||
+			  (o[-1].confidence == o->confidence &&
+			   (o[-1].center_y > o->center_y ||
+			    (o[-1].center_y == o->center_y && o[-1].center_x > o->center_x))))) {
+			snprintf(why, len, "object %u is out of order", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A region of interest of 80x80 (or more) around marked face @b. */
+struct drm_fdif_roi fdif_roi_around(const struct fdif_box *b)
+{
+	double cx = b->x + b->w / 2, cy = b->y + b->h / 2;
+	uint32_t side = b->w > 60 || b->h > 60 ? 2 * (uint32_t)(b->w > b->h ? b->w : b->h) : 80;
+	struct drm_fdif_roi roi;
+
+	if (side > FDIF_H)
+		side = FDIF_H;
+	roi.width = roi.height = side;
+	roi.x = cx < side / 2.0 ? 0 : (uint32_t)(cx - side / 2.0);
+	roi.y = cy < side / 2.0 ? 0 : (uint32_t)(cy - side / 2.0);
+	if (roi.x > 160)
+		roi.x = 160;
+	if (roi.y > 120)
+		roi.y = 120;
+	if (roi.x + roi.width > FDIF_W)
+		roi.x = FDIF_W - roi.width;
+	if (roi.y + roi.height > FDIF_H)
+		roi.y = FDIF_H - roi.height;
+	return roi;
+}
+
 int fdif_syncobj_create(int fd, uint32_t flags, uint32_t *handle)
 {
 	struct drm_syncobj_create c = { .flags = flags };

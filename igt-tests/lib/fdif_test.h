@@ -13,6 +13,8 @@
 #include <drm/drm.h>
 #include <drm/fdif_accel.h>
 
+#include "fdif_truth.h"
+
 #define FDIF_W		320
 #define FDIF_H		240
 #define FDIF_PIC_SIZE	(FDIF_W * FDIF_H)
@@ -58,6 +60,11 @@ void fdif_submit_init(struct drm_fdif_submit *s, const struct fdif_job_bos *j);
 int fdif_submit(int fd, struct drm_fdif_submit *s);
 
 int fdif_load_picture(const char *name, void *dst);
+
+bool fdif_object_on(const struct drm_fdif_object *o, const struct fdif_box *b);
+int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *truth,
+		      int marked, char *why, size_t len);
+struct drm_fdif_roi fdif_roi_around(const struct fdif_box *b);
 int fdif_syncobj_create(int fd, uint32_t flags, uint32_t *handle);
 int fdif_syncobj_wait(int fd, uint32_t handle, uint64_t point, int64_t timeout_ns);
 int fdif_syncobj_destroy(int fd, uint32_t handle);

@@ -1,0 +1,211 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""The test summary fails closed: break each stage's results, see it go red.
+
+  test-summary.py SOURCE_ROOT [--results DIR]
+
+Without --results it makes a complete set of results from the manifest
+(tests/manifest.tsv: every file, each with the least number of subtests
+allowed, all passing), checks that scripts/summary.py calls it green, and
+then breaks it one way at a time, checking that the summary goes red each
+time. With --results (scripts/test.sh does this after a real run) it
+breaks a copy of the run's own results instead, and checks that each break
+adds at least one failure to what the run already had.
+
+The ways to break, for every file the manifest names: remove it, empty it,
+drop its TAP plan, drop subtests below the manifest's minimum, turn a
+result into 'not ok', skip a test (in a strict run); for every stage: it
+did not run, timed out, or exited non-zero. Prints TAP.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def read_manifest(path):
+    files, stages = [], []
+    with open(path) as f:
+        for line in f:
+            col = line.rstrip("\n").split("\t")
+            if not line.strip() or line.startswith("#") or col[0] == "skip-ok":
+                continue
+            files.append((col[0], col[1], int(col[2])))
+            if col[0] not in stages:
+                stages.append(col[0])
+    return files, stages
+
+
+def tap(n):
+    return "".join("ok %d - subtest %d\n" % (i, i) for i in range(1, n + 1)) + \
+        "1..%d\n" % n
+
+
+def synthesize(files, stages, root):
+    logs = {}
+    for stage, name, minimum in files:
+        os.makedirs(os.path.join(root, stage), exist_ok=True)
+        if name.startswith("testlog.json:"):
+            logs.setdefault(stage, []).append(
+                {"name": name.split(":", 1)[1], "result": "OK",
+                 "stdout": tap(max(minimum, 1))})
+        else:
+            with open(os.path.join(root, stage, name), "w") as f:
+                f.write(tap(max(minimum, 1)))
+    for stage, tests in logs.items():
+        with open(os.path.join(root, stage, "testlog.json"), "w") as f:
+            for t in tests:
+                f.write(json.dumps(t) + "\n")
+    with open(os.path.join(root, "stages.tsv"), "w") as f:
+        for s in stages:
+            f.write("%s\t1\t0\n" % s)
+
+
+def edit_file(root, stage, name, fn):
+    """Apply fn to a result's TAP text (None: remove the result)."""
+    if name.startswith("testlog.json:"):
+        path = os.path.join(root, stage, "testlog.json")
+        test = name.split(":", 1)[1]
+        with open(path) as f:
+            rows = [json.loads(l) for l in f if l.strip()]
+        out = []
+        for r in rows:
+            if r["name"] == test:
+                text = fn(r.get("stdout") or "")
+                if text is None:
+                    continue
+                r["stdout"] = text
+            out.append(r)
+        with open(path, "w") as f:
+            for r in out:
+                f.write(json.dumps(r) + "\n")
+        return
+    path = os.path.join(root, stage, name)
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        text = fn(f.read())
+    if text is None:
+        os.remove(path)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def results_of(text):
+    return [l for l in text.splitlines() if re.match(r"^(not ok|ok)\b", l)]
+
+
+def few(minimum):
+    def fn(text):
+        keep = results_of(text)[:max(minimum - 1, 0)]
+        return "".join(l + "\n" for l in keep) + "1..%d\n" % len(keep)
+    return fn
+
+
+def not_ok(text):
+    return re.sub(r"^ok\b", "not ok", text, count=1, flags=re.M)
+
+
+def skip(text):
+    return re.sub(r"^ok (\d+)(.*)$", r"ok \1\2 # SKIP no device here", text,
+                  count=1, flags=re.M)
+
+
+def set_stage(root, stage, status):
+    path = os.path.join(root, "stages.tsv")
+    with open(path) as f:
+        rows = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+    with open(path, "w") as f:
+        for r in rows:
+            if r[0] == stage and status is None:
+                continue
+            if r[0] == stage:
+                r[2] = status
+            f.write("\t".join(r) + "\n")
+
+
+def summary(src, manifest, root, strict, not_run=()):
+    cmd = [sys.executable, os.path.join(src, "scripts", "summary.py"),
+           "--manifest", manifest, root]
+    for s in not_run:
+        cmd[2:2] = ["--not-run", s]
+    if strict:
+        cmd.insert(2, "--strict")
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", p.stdout, re.M)
+    return p.returncode, int(m.group(2)) if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("source_root")
+    ap.add_argument("--results")
+    ap.add_argument("--not-run", action="append", default=[])
+    a = ap.parse_args()
+    manifest = os.path.join(a.source_root, "tests", "manifest.tsv")
+    files, stages = read_manifest(manifest)
+    files = [f for f in files if f[0] not in a.not_run]
+    stages = [s for s in stages if s not in a.not_run]
+    work = tempfile.mkdtemp(prefix="fdif-summary-")
+    base = os.path.join(work, "base")
+    if a.results:
+        shutil.copytree(a.results, base)
+    else:
+        synthesize(files, stages, base)
+
+    n, failed = 0, 0
+
+    def check(what, ok):
+        nonlocal n, failed
+        n += 1
+        print("%s %d - %s" % ("ok" if ok else "not ok", n, what))
+        failed += not ok
+
+    rc, base_failed = summary(a.source_root, manifest, base, True, a.not_run)
+    if not a.results:
+        check("a complete set of results is green", rc == 0 and base_failed == 0)
+    if base_failed is None:
+        check("the summary prints its count line", False)
+        base_failed = 0
+
+    breaks = []
+    for stage, name, minimum in files:
+        breaks.append(("%s/%s removed" % (stage, name), stage, name, lambda t: None, False))
+        breaks.append(("%s/%s empty" % (stage, name), stage, name, lambda t: "", False))
+        breaks.append(("%s/%s without its plan" % (stage, name), stage, name,
+                       lambda t: re.sub(r"^1\.\.\d+\s*$", "", t, flags=re.M), False))
+        if minimum > 0:
+            breaks.append(("%s/%s with %d subtests (minimum %d)" % (stage, name, minimum - 1,
+                                                                   minimum),
+                           stage, name, few(minimum), False))
+        breaks.append(("%s/%s with a failure" % (stage, name), stage, name, not_ok, False))
+        breaks.append(("%s/%s with a skip, strict" % (stage, name), stage, name, skip, True))
+    for what, stage, name, fn, strict in breaks:
+        d = os.path.join(work, "case")
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(base, d)
+        edit_file(d, stage, name, fn)
+        rc, got = summary(a.source_root, manifest, d, strict, a.not_run)
+        check("red when " + what, rc != 0 and got is not None and got > base_failed)
+    for stage in stages:
+        for status, what in ((None, "did not run"), ("timeout", "timed out"),
+                             ("1", "exited 1")):
+            d = os.path.join(work, "case")
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(base, d)
+            set_stage(d, stage, status)
+            rc, got = summary(a.source_root, manifest, d, True, a.not_run)
+            check("red when stage %s %s" % (stage, what),
+                  rc != 0 and got is not None and got > base_failed)
+    shutil.rmtree(work, ignore_errors=True)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
