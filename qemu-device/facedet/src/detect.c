@@ -310,6 +310,8 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 
 		if (pw <= 0 || ph <= 0 || ww > max_size || wh > max_size)
 			break;
+		if (ctx->should_abort && ctx->should_abort(ctx->abort_opaque))
+			return -ECANCELED;
 		if (ww < min_size || wh < min_size)
 			continue;
 		if (sw != w || sh != h) {

@@ -36,6 +36,9 @@ struct facedet_ctx {
 	int *labels, *cls;
 	int raw_cap, nraw;
 
+	int (*should_abort)(void *);	/* facedet_ctx_set_abort() */
+	void *abort_opaque;
+
 	struct facedet_stats stats;	/* of the last facedet_detect() */
 	struct facedet_face all[FD_MAX_CANDIDATES]; /* its faces before the cap */
 	int nall;
