@@ -1336,6 +1336,286 @@ static void test_properties(void)
     qtest_quit(qts);
 }
 
+/* One detection on fixture @name with FD_DCOND @dcond and FD_LHIT @lhit. */
+static QTestState *detect_fixture(const char *name, uint32_t dcond,
+                                  uint32_t lhit, uint32_t *dnum)
+{
+    QTestState *qts = start("frame-time-us=0");
+    bool real;
+    g_autofree uint8_t *pic = load_fixture(name, &real);
+
+    g_assert_true(real);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_DCOND, dcond);
+    wr(qts, FD_LHIT, lhit);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    *dnum = rd(qts, FD_DNUM);
+    g_test_message("%s dcond 0x%x lhit %u: DNUM %u", name, dcond, lhit, *dnum);
+    return qts;
+}
+
+/* FD_DCOND: minimum face size (bits 1:0) and face direction (bits 3:2). */
+static void test_dcond(void)
+{
+    Box truth[64], t;
+    QTestState *qts;
+    uint32_t dnum, dnum20;
+    int n, i;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    /* the astronaut's face (a 38x51 box) is larger than 40 px... */
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut", 3, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    qtest_quit(qts);
+    /* ...the 60 faces of lfw-60 (28 px boxes) are not */
+    n = load_truth("lfw-60", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-60", 0, 5, &dnum20);
+    qtest_quit(qts);
+    qts = detect_fixture("lfw-60", 3, 5, &dnum);
+    g_assert_cmpuint(dnum, <, dnum20);
+    for (i = 0; i < dnum; i++) {
+        g_assert_cmpuint(rd(qts, FD_CONFSIZE(i)) & 0xff, >=, 40);
+    }
+    qtest_quit(qts);
+    (void)n;
+
+    /* direction: right (1) finds the face turned clockwise, up (0) not */
+    g_assert_cmpint(load_truth("astronaut-cw90", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut-cw90", 1 << 2, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), >=, 60);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), <=, 120);
+    qtest_quit(qts);
+    qts = detect_fixture("astronaut-cw90", 0, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 0);
+    qtest_quit(qts);
+    /* left (2) finds the one turned counter-clockwise */
+    g_assert_cmpint(load_truth("astronaut-ccw90", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut-ccw90", 2 << 2, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), >=, 240);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), <=, 300);
+    qtest_quit(qts);
+}
+
+/*
+ * FD_LHIT: a stricter threshold keeps no more candidate faces (the work
+ * area's count, before the 35-face cap), and the faces it reports are real.
+ */
+static void test_lhit(void)
+{
+    static const uint32_t lhits[] = { 0, 5, 9 };
+    uint32_t records[G_N_ELEMENTS(lhits)];
+    Box truth[64];
+    QTestState *qts;
+    uint32_t dnum, dnum9;
+    unsigned int i;
+    int n;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    for (i = 0; i < G_N_ELEMENTS(lhits); i++) {
+        qts = detect_fixture("lfw-60", 0, lhits[i], &dnum);
+        records[i] = qtest_readl(qts, WORK_ADDR + 28);
+        g_test_message("LHIT %u: %u candidates", lhits[i], records[i]);
+        if (i > 0) {
+            g_assert_cmpuint(records[i], <=, records[i - 1]);
+        }
+        qtest_quit(qts);
+    }
+    g_assert_cmpuint(records[2], <, records[0]);
+
+    n = load_truth("lfw-15", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-15", 0, 5, &dnum);
+    qtest_quit(qts);
+    qts = detect_fixture("lfw-15", 0, 9, &dnum9);
+    g_assert_cmpuint(dnum9, >=, 1);
+    g_assert_cmpuint(dnum9, <=, dnum);
+    check_faces(qts, dnum9, truth, n);
+    qtest_quit(qts);
+}
+
+/*
+ * A region of interest away from the origin: the faces come in picture
+ * coordinates. The largest origin with the smallest and largest sizes.
+ */
+static void test_roi(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    /* around the face, from (100,20) */
+    g_assert_cmpfloat(t.x, >, 100);
+    g_assert_cmpfloat(t.y, >, 20);
+    g_assert_cmpfloat(t.x + t.w, <, 100 + 120);
+    g_assert_cmpfloat(t.y + t.h, <, 20 + 100);
+    wr(qts, FD_STARTX, 100);
+    wr(qts, FD_STARTY, 20);
+    wr(qts, FD_SIZEX, 120);
+    wr(qts, FD_SIZEY, 100);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+
+    /* boundary values are accepted */
+    wr(qts, FD_STARTX, 160);
+    wr(qts, FD_SIZEX, 160);
+    wr(qts, FD_STARTY, 120);
+    wr(qts, FD_SIZEY, 120);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    wr(qts, FD_SIZEX, 20);
+    wr(qts, FD_SIZEY, 20);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    wr(qts, FD_STARTX, 0);
+    wr(qts, FD_STARTY, 0);
+    wr(qts, FD_SIZEX, 320);
+    wr(qts, FD_SIZEY, 240);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/* The work area: statistics and every face record. */
+static void test_work_area(void)
+{
+    Box truth[64];
+    QTestState *qts;
+    uint32_t dnum, scans, windows, raw, groups, n, i;
+    int marked;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    marked = load_truth("lfw-15", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-15", 0, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 15);
+    scans = qtest_readl(qts, WORK_ADDR + 12);
+    windows = qtest_readl(qts, WORK_ADDR + 16);
+    raw = qtest_readl(qts, WORK_ADDR + 20);
+    groups = qtest_readl(qts, WORK_ADDR + 24);
+    n = qtest_readl(qts, WORK_ADDR + 28);
+    g_test_message("scans %u windows %u raw hits %u groups %u records %u",
+                   scans, windows, raw, groups, n);
+    g_assert_cmpuint(scans, >=, 1);
+    g_assert_cmpuint(windows, >, raw);
+    g_assert_cmpuint(raw, >=, groups);
+    g_assert_cmpuint(groups, >=, n);
+    g_assert_cmpuint(n, >=, dnum);
+    for (i = 0; i < n; i++) {
+        uint64_t rec = WORK_ADDR + WORK_HDR + i * WORK_REC;
+
+        if (i < dnum) {
+            /* the reported faces, field by field */
+            g_assert_cmpuint(qtest_readw(qts, rec), ==, rd(qts, FD_CENTERX(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 2), ==,
+                             rd(qts, FD_CENTERY(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 4), ==,
+                             rd(qts, FD_CONFSIZE(i)) & 0xff);
+            g_assert_cmpuint(qtest_readw(qts, rec + 6), ==, rd(qts, FD_ANGLE(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 8), ==,
+                             rd(qts, FD_CONFSIZE(i)) >> 8);
+        }
+        g_assert_cmpuint(qtest_readw(qts, rec + 6), <, 360);
+        g_assert_cmpuint(qtest_readw(qts, rec + 8), <=, 9);
+        g_assert_cmpuint(qtest_readw(qts, rec + 10), ==, 0);
+        g_assert_cmpuint(qtest_readl(qts, rec + 12), >=, 1);
+    }
+    check_faces(qts, dnum, truth, marked);
+    qtest_quit(qts);
+}
+
+/*
+ * 32-bit registers only: the memory core rejects 8- and 16-bit accesses
+ * (a CPU takes an external abort; here, reads give 0 and writes are
+ * dropped). Unknown registers read 0 and ignore writes.
+ */
+static void test_access_sizes(void)
+{
+    static const uint32_t unknown[] = { 0x008, 0x0a0, 0x100, 0x3f0, 0xf14,
+                                        0xffc };
+    QTestState *qts = start(NULL);
+    unsigned int i;
+
+    g_assert_cmphex(qtest_readb(qts, FDIF_BASE + REVISION), ==, 0);
+    g_assert_cmphex(qtest_readw(qts, FDIF_BASE + REVISION), ==, 0);
+    g_assert_cmphex(qtest_readw(qts, FDIF_BASE + REVISION + 2), ==, 0);
+    g_assert_cmphex(rd(qts, REVISION), ==, 0x50000201);
+    qtest_writeb(qts, FDIF_BASE + FD_LHIT, 9);
+    qtest_writew(qts, FDIF_BASE + FD_LHIT, 9);
+    g_assert_cmphex(rd(qts, FD_LHIT), ==, 5);
+    qtest_writeb(qts, FDIF_BASE + SYSCONFIG, 0x14);
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0);
+    for (i = 0; i < G_N_ELEMENTS(unknown); i++) {
+        wr(qts, unknown[i], 0xffffffff);
+        g_assert_cmphex(rd(qts, unknown[i]), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
+/* Master standby requested while busy: HDSHK only once the job is over. */
+static void test_hdshk_busy(void)
+{
+    QTestState *qts = start("frame-time-us=20000");
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    wr(qts, FDIF_CTRL, (0xa << 1) | 1);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, (0xa << 1) | 1);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, (0xa << 1) | 1 | (1 << 5));
+    qtest_quit(qts);
+}
+
+/* frame-time-us=0: as fast as the host, the same faces. */
+static void test_frame_time_zero(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmpuint(rd(qts, EMU_FRAME_TIME), ==, 0);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1368,6 +1648,13 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/reset-test-regs", test_reset_test_regs);
     qtest_add_func("/omap4-fdif/fault/bad-params", test_fault_bad_params);
     qtest_add_func("/omap4-fdif/properties", test_properties);
+    qtest_add_func("/omap4-fdif/dcond", test_dcond);
+    qtest_add_func("/omap4-fdif/lhit", test_lhit);
+    qtest_add_func("/omap4-fdif/roi", test_roi);
+    qtest_add_func("/omap4-fdif/work-area", test_work_area);
+    qtest_add_func("/omap4-fdif/access-sizes", test_access_sizes);
+    qtest_add_func("/omap4-fdif/hdshk-busy", test_hdshk_busy);
+    qtest_add_func("/omap4-fdif/frame-time-zero", test_frame_time_zero);
 
     return g_test_run();
 }
