@@ -294,7 +294,8 @@ static bool omap4_fdif_dma_ok(Omap4FdifState *s, const char *what,
 
         mr = address_space_translate(&s->dma_as, a, &xlat, &l, is_write,
                                      MEMTXATTRS_UNSPECIFIED);
-        if (!l || !memory_region_is_ram(mr) || memory_region_is_ram_device(mr) ||
+        if (!l || !memory_region_is_ram(mr) ||
+            memory_region_is_ram_device(mr) ||
             (is_write && memory_region_is_rom(mr))) {
             trace_omap4_fdif_dma_refused(what, addr, len);
             qemu_log_mask(LOG_GUEST_ERROR, "%s: %s 0x%" HWADDR_PRIx " + 0x%"
@@ -378,7 +379,8 @@ static void omap4_fdif_complete(Omap4FdifState *s)
         goto out;
     }
     /* checked at RUN; again, in case the memory map changed since */
-    if (!omap4_fdif_dma_ok(s, "WKADDR", s->wkaddr, OMAP4_FDIF_WORK_SIZE, true) ||
+    if (!omap4_fdif_dma_ok(s, "WKADDR", s->wkaddr, OMAP4_FDIF_WORK_SIZE,
+                           true) ||
         !omap4_fdif_write_work(s, job)) {
         omap4_fdif_error(s, "DMA to the work area failed (bad WKADDR)");
         goto out;
@@ -1022,7 +1024,8 @@ static void omap4_fdif_realize(DeviceState *dev, Error **errp)
     }
     address_space_init(&s->dma_as, s->dma_mr ? s->dma_mr : get_system_memory(),
                        "omap4-fdif-dma");
-    s->bh = qemu_bh_new(omap4_fdif_bh, s);
+    s->bh = qemu_bh_new_guarded(omap4_fdif_bh, s,
+                                &DEVICE(s)->mem_reentrancy_guard);
     s->vmse = qemu_add_vm_change_state_handler(omap4_fdif_vm_state_change, s);
     s->frame_time_us = s->prop_frame_time_us;
     s->fault = s->prop_fault;
@@ -1108,7 +1111,8 @@ static int omap4_fdif_post_load(void *opaque, int version_id)
         timer_del(&s->timer);
     }
     s->need_worker = s->busy;
-    if (s->job_fault >= OMAP4_FDIF_FAULT__MAX || s->fault >= OMAP4_FDIF_FAULT__MAX) {
+    if (s->job_fault >= OMAP4_FDIF_FAULT__MAX ||
+        s->fault >= OMAP4_FDIF_FAULT__MAX) {
         return -EINVAL;
     }
     return 0;
