@@ -926,6 +926,10 @@ static void test_run_srst_storm(void)
     }
     g_assert_cmpint(qom_get_int(qts, "contexts"), <=, 2);
     wait_workers_idle(qts);
+    /* discarded detectors did run, and their results were dropped */
+    g_test_message("%" PRId64 " discarded results dropped",
+                   qom_get_int(qts, "stale-dropped"));
+    g_assert_cmpint(qom_get_int(qts, "stale-dropped"), >=, 1);
     g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
 
     /* the next real job finds the astronaut's face */
@@ -1033,8 +1037,10 @@ static void test_migrate_busy(void)
     g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
     g_assert_false(irq_pending(from));
 
-    /* the destination does, once */
-    g_assert_cmphex(rd(to, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    /*
+     * the destination does, once (maybe already: the model time had
+     * passed on the source, only its detector had to run again)
+     */
     g_assert_true(wait_event(to, FINISH | ERR));
     g_assert_true(irq_pending(to));
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
