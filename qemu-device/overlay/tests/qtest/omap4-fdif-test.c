@@ -1106,6 +1106,43 @@ static void test_migrate_fault(void)
     rmdir(dir);
 }
 
+/*
+ * A spurious interrupt being signalled migrates: the destination's line
+ * stays up until the handler reads IRQSTATUS, then drops, and the job
+ * still finishes there.
+ */
+static void test_migrate_spurious(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+    int i;
+
+    from = start("frame-time-us=1000,fault=spurious,fault-jobs=1");
+    to = start_incoming("frame-time-us=1000", uri);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    for (i = 0; i < 5000 && !irq_pending(from); i++) {
+        qtest_clock_step(from, 100 * 1000);
+    }
+    g_assert_true(irq_pending(from));
+    g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
+
+    migrate(from, to, uri);
+    g_assert_true(irq_pending(to));
+    g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, 0);    /* ends the pulse */
+    g_assert_false(irq_pending(to));
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+}
+
 /* An idle device migrates its registers, results and interrupt state. */
 static void test_migrate_idle(void)
 {
@@ -1647,6 +1684,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/run-srst-storm", test_run_srst_storm);
     qtest_add_func("/omap4-fdif/migrate/busy", test_migrate_busy);
     qtest_add_func("/omap4-fdif/migrate/fault", test_migrate_fault);
+    qtest_add_func("/omap4-fdif/migrate/spurious", test_migrate_spurious);
     qtest_add_func("/omap4-fdif/migrate/idle", test_migrate_idle);
     qtest_add_func("/omap4-fdif/stopped-vm", test_stopped_vm);
     qtest_add_func("/omap4-fdif/replay-blocked", test_replay_blocked);
