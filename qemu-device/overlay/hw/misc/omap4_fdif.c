@@ -976,6 +976,24 @@ static void omap4_fdif_bh(void *opaque)
         return;
     }
     trace_omap4_fdif_resume(s->need_worker);
+    if (s->need_worker && s->reread_picture) {
+        /*
+         * A stream without the "job" subsection (x-migrate-job=off, or a
+         * QEMU before it): the picture read at RUN did not come along, so
+         * read it again, and the model time starts again.
+         */
+        s->reread_picture = false;
+        if (!omap4_fdif_dma_ok(s, "PICADDR", s->picaddr, sizeof(s->picture),
+                               false) ||
+            dma_memory_read(&s->dma_as, s->picaddr, s->picture,
+                            sizeof(s->picture), MEMTXATTRS_UNSPECIFIED)) {
+            omap4_fdif_cancel(s);
+            omap4_fdif_error(s, "DMA from PICADDR failed after migration");
+            return;
+        }
+        s->start_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        timer_mod(&s->timer, s->start_ns + omap4_fdif_frame_ns(s));
+    }
     if (s->need_worker) {
         s->need_worker = false;
         omap4_fdif_start_worker(s);
@@ -1088,6 +1106,7 @@ static int omap4_fdif_pre_load(void *opaque)
     Omap4FdifState *s = opaque;
 
     /* the "job" subsection overrides these when a job is in flight */
+    s->job_loaded = false;
     s->model_done = false;
     s->spurious = false;
     s->spurious_done = false;
@@ -1111,6 +1130,7 @@ static int omap4_fdif_post_load(void *opaque, int version_id)
         timer_del(&s->timer);
     }
     s->need_worker = s->busy;
+    s->reread_picture = s->busy && !s->job_loaded;
     if (s->job_fault >= OMAP4_FDIF_FAULT__MAX ||
         s->fault >= OMAP4_FDIF_FAULT__MAX) {
         return -EINVAL;
@@ -1122,7 +1142,15 @@ static bool omap4_fdif_job_needed(void *opaque)
 {
     Omap4FdifState *s = opaque;
 
-    return s->busy || s->spurious;
+    return s->migrate_job && (s->busy || s->spurious);
+}
+
+static int omap4_fdif_job_post_load(void *opaque, int version_id)
+{
+    Omap4FdifState *s = opaque;
+
+    s->job_loaded = true;
+    return 0;
 }
 
 /* A job in flight: its timing state, deadline and the picture read at RUN. */
@@ -1131,6 +1159,7 @@ static const VMStateDescription vmstate_omap4_fdif_job = {
     .version_id = 1,
     .minimum_version_id = 1,
     .needed = omap4_fdif_job_needed,
+    .post_load = omap4_fdif_job_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_BOOL(model_done, Omap4FdifState),
         VMSTATE_BOOL(spurious, Omap4FdifState),
@@ -1197,6 +1226,8 @@ static Property omap4_fdif_properties[] = {
     DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, prop_frame_time_us,
                        15000),
     DEFINE_PROP_BOOL("test-regs", Omap4FdifState, test_regs, false),
+    /* off: migrate as before the "job" subsection existed (compat, tests) */
+    DEFINE_PROP_BOOL("x-migrate-job", Omap4FdifState, migrate_job, true),
     /* what the DMA sees; the system memory if unset */
     DEFINE_PROP_LINK("memory", Omap4FdifState, dma_mr, TYPE_MEMORY_REGION,
                      MemoryRegion *),

@@ -1143,6 +1143,45 @@ static void test_migrate_spurious(void)
     rmdir(dir);
 }
 
+/*
+ * A stream without the "job" subsection (x-migrate-job=off on the source,
+ * as QEMU sent before it existed): the destination reads the picture again
+ * when it runs, and finishes the job once, with the right face.
+ */
+static void test_migrate_legacy(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    from = start("x-migrate-job=off");
+    to = start_incoming(NULL, uri);
+    qtest_memwrite(from, PIC_ADDR, pic, W * H);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    migrate(from, to, uri);
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmpuint(rd(to, FD_DNUM), ==, 1);
+    check_faces(to, 1, &t, 1);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+    g_free(pic);
+}
+
 /* An idle device migrates its registers, results and interrupt state. */
 static void test_migrate_idle(void)
 {
@@ -1685,6 +1724,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/migrate/busy", test_migrate_busy);
     qtest_add_func("/omap4-fdif/migrate/fault", test_migrate_fault);
     qtest_add_func("/omap4-fdif/migrate/spurious", test_migrate_spurious);
+    qtest_add_func("/omap4-fdif/migrate/legacy", test_migrate_legacy);
     qtest_add_func("/omap4-fdif/migrate/idle", test_migrate_idle);
     qtest_add_func("/omap4-fdif/stopped-vm", test_stopped_vm);
     qtest_add_func("/omap4-fdif/replay-blocked", test_replay_blocked);

@@ -82,6 +82,8 @@ struct Omap4FdifState {
     Omap4FdifJob *pending;  /* the active job, waiting for a stale worker */
     Omap4FdifJob *result;   /* the active job's worker, finished */
     bool need_worker;       /* busy, but no worker yet (after migration) */
+    bool job_loaded;        /* the "job" subsection came with the state */
+    bool reread_picture;    /* ... it did not: read the picture again */
     void *ctx_pool;         /* GSList of idle detector contexts */
     uint32_t workers;       /* QOM "workers": 0 or 1 */
     uint32_t contexts;      /* QOM "contexts": detector contexts allocated */
@@ -98,6 +100,7 @@ struct Omap4FdifState {
     uint32_t prop_fault;
     uint32_t prop_fault_jobs;
     bool test_regs;
+    bool migrate_job;       /* x-migrate-job: send the "job" subsection */
 
     void *model;            /* struct facedet_model */
 };
