@@ -836,6 +836,7 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
         if (v & FD_CTRL_SRST) {
             trace_omap4_fdif_core_reset();
             omap4_fdif_core_reset(s);
+            omap4_fdif_update_irq(s);   /* a spurious pulse ends with it */
             return;
         }
         if (v & FD_CTRL_FINISH) {

@@ -765,6 +765,24 @@ static void test_fault_spurious(void)
     qtest_quit(qts);
 }
 
+/* FD_CTRL.SRST during a spurious pulse: the job and its pulse are gone. */
+static void test_fault_spurious_srst(void)
+{
+    QTestState *qts = start("frame-time-us=1000,fault=spurious,fault-jobs=1");
+    int i;
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    for (i = 0; i < 5000 && !irq_pending(qts); i++) {
+        qtest_clock_step(qts, 100 * 1000);
+    }
+    g_assert_true(irq_pending(qts));
+    wr(qts, FD_CTRL, CTRL_SRST);
+    g_assert_false(irq_pending(qts));
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
 static void test_fault_dma(void)
 {
     QTestState *qts = start(NULL);
@@ -1716,6 +1734,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/fault/hang", test_fault_hang);
     qtest_add_func("/omap4-fdif/fault/err", test_fault_err);
     qtest_add_func("/omap4-fdif/fault/spurious", test_fault_spurious);
+    qtest_add_func("/omap4-fdif/fault/spurious-srst", test_fault_spurious_srst);
     qtest_add_func("/omap4-fdif/fault/dma", test_fault_dma);
     qtest_add_func("/omap4-fdif/test-regs", test_test_regs);
     qtest_add_func("/omap4-fdif/bad-model", test_bad_model);
