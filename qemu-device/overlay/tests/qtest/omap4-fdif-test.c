@@ -961,6 +961,47 @@ static void test_run_srst_storm(void)
     g_free(pic);
 }
 
+/*
+ * RUN right after SRST, while the discarded detector may still be
+ * stopping: the new job is accepted at once, runs once that one has
+ * stopped, and finds the right face; the old result is dropped.
+ */
+static void test_run_after_srst(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    int i, waited = 0;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    for (i = 1; i <= 3; i++) {
+        wr(qts, FD_CTRL, CTRL_RUN);
+        wr(qts, FD_CTRL, CTRL_SRST);
+        /* one detector at most: the discarded one, if not stopped yet */
+        waited += qom_get_int(qts, "workers");
+        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 1);
+        g_assert_cmphex(run_job(qts), ==, FINISH);
+        g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+        check_faces(qts, 1, &t, 1);
+        g_assert_cmpuint(rd(qts, EMU_JOBS), ==, i);
+        wait_workers_idle(qts);
+        g_assert_cmpint(qom_get_int(qts, "stale-dropped"), ==, i);
+    }
+    g_test_message("%d of 3 RUNs came while the discarded detector ran",
+                   waited);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
 /* Start a destination QEMU that waits for a migration on @uri. */
 static QTestState *start_incoming(const char *opts, const char *uri)
 {
@@ -1050,7 +1091,7 @@ static void test_migrate_busy(void)
 
     migrate(from, to, uri);
 
-    /* the stopped source never finishes the job, even once its worker is done */
+    /* the stopped source never finishes the job, even when its worker has */
     wait_workers_idle(from);
     g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
     g_assert_false(irq_pending(from));
@@ -1635,7 +1676,8 @@ static void test_work_area(void)
                              rd(qts, FD_CENTERY(i)));
             g_assert_cmpuint(qtest_readw(qts, rec + 4), ==,
                              rd(qts, FD_CONFSIZE(i)) & 0xff);
-            g_assert_cmpuint(qtest_readw(qts, rec + 6), ==, rd(qts, FD_ANGLE(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 6), ==,
+                             rd(qts, FD_ANGLE(i)));
             g_assert_cmpuint(qtest_readw(qts, rec + 8), ==,
                              rd(qts, FD_CONFSIZE(i)) >> 8);
         }
@@ -1740,6 +1782,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/bad-model", test_bad_model);
     qtest_add_func("/omap4-fdif/dtb", test_dtb);
     qtest_add_func("/omap4-fdif/run-srst-storm", test_run_srst_storm);
+    qtest_add_func("/omap4-fdif/run-after-srst", test_run_after_srst);
     qtest_add_func("/omap4-fdif/migrate/busy", test_migrate_busy);
     qtest_add_func("/omap4-fdif/migrate/fault", test_migrate_fault);
     qtest_add_func("/omap4-fdif/migrate/spurious", test_migrate_spurious);
