@@ -181,12 +181,26 @@ int facedet_detect_rects(struct facedet_ctx *ctx, const uint8_t *img,
  * The same input always gives the same output.
  *
  * Return: number of faces (0..FACEDET_MAX_FACES) or -EINVAL for bad
- * parameters, -E2BIG for a picture larger than @ctx was made for.
+ * parameters, -E2BIG for a picture larger than @ctx was made for,
+ * -ECANCELED if stopped by facedet_ctx_set_abort()'s callback.
  */
 int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 		   unsigned int w, unsigned int h, unsigned int stride,
 		   const struct facedet_params *params,
 		   struct facedet_face faces[FACEDET_MAX_FACES]);
+
+/**
+ * facedet_ctx_set_abort() - let a caller stop facedet_detect() early
+ * @ctx: context
+ * @should_abort: called by the detecting thread at least once per pyramid
+ *	level; when it returns non-zero, the detection on @ctx stops and
+ *	returns -ECANCELED. NULL (the default) never stops.
+ * @opaque: its argument
+ *
+ * For a caller that discards a detection running on another thread.
+ */
+void facedet_ctx_set_abort(struct facedet_ctx *ctx,
+			   int (*should_abort)(void *opaque), void *opaque);
 
 /** facedet_ctx_stats() - counters of the last facedet_detect() on @ctx */
 const struct facedet_stats *facedet_ctx_stats(const struct facedet_ctx *ctx);

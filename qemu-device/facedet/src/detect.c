@@ -789,6 +789,9 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 			continue;
 		if (li++ < first)
 			continue;
+		/* a caller may stop a job it no longer wants, once a level */
+		if (ctx->should_abort && ctx->should_abort(ctx->abort_opaque))
+			return -ECANCELED;
 		compile_nodes(ctx, S, ystep == 2);
 		if (sw != w || sh != h) {
 			resize_bilinear(ctx, img, w, h, stride, ctx->scaled, sw, sh, sw);

@@ -67,6 +67,8 @@ struct facedet_ctx {
 	int raw_cap, nraw;
 
 	struct facedet_part *parts[3];	/* facedet_detect()'s own units */
+	int (*should_abort)(void *);	/* facedet_ctx_set_abort() */
+	void *abort_opaque;
 
 	struct facedet_stats stats;	/* of the last facedet_detect() */
 	struct facedet_face all[FD_MAX_CANDIDATES]; /* its faces before the cap */

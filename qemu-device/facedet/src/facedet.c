@@ -59,6 +59,13 @@ struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
 	return ctx;
 }
 
+void facedet_ctx_set_abort(struct facedet_ctx *ctx,
+			   int (*should_abort)(void *opaque), void *opaque)
+{
+	ctx->should_abort = should_abort;
+	ctx->abort_opaque = opaque;
+}
+
 void facedet_ctx_free(struct facedet_ctx *ctx)
 {
 	int i;

@@ -440,6 +440,38 @@ static void test_bad_params(void)
 	g_free(img);
 }
 
+static int abort_calls;
+
+static int abort_after(void *opaque)
+{
+	return ++abort_calls > *(int *)opaque;
+}
+
+/* facedet_ctx_set_abort(): the detection stops at the next pyramid level. */
+static void test_abort(void)
+{
+	struct facedet_face f[FACEDET_MAX_FACES];
+	struct facedet_params p;
+	int limit = 0;
+
+	facedet_params_default(&p);
+	abort_calls = 0;
+	facedet_ctx_set_abort(ctx, abort_after, &limit);
+	g_assert_cmpint(detect("astronaut", &p, f), ==, -ECANCELED);
+	g_assert_cmpint(abort_calls, ==, 1);
+	limit = 3;
+	abort_calls = 0;
+	g_assert_cmpint(detect("astronaut", &p, f), ==, -ECANCELED);
+	g_assert_cmpint(abort_calls, ==, 4);
+	/* asked at every level: a full detection asks many times */
+	limit = 1000000;
+	abort_calls = 0;
+	g_assert_cmpint(detect("astronaut", &p, f), ==, 1);
+	g_assert_cmpint(abort_calls, >=, 10);
+	facedet_ctx_set_abort(ctx, NULL, NULL);
+	g_assert_cmpint(detect("astronaut", &p, f), ==, 1);
+}
+
 int main(int argc, char **argv)
 {
 	char err[256];
@@ -472,6 +504,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/facedet/detect/tilt", test_tilt);
 	g_test_add_func("/facedet/detect/cap-and-order", test_cap_and_order);
 	g_test_add_func("/facedet/detect/lhit", test_lhit);
+	g_test_add_func("/facedet/detect/abort", test_abort);
 	g_test_add_func("/facedet/detect/bad-params", test_bad_params);
 	ret = g_test_run();
 

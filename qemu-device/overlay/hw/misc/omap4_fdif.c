@@ -15,15 +15,21 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/atomic.h"
 #include "qemu/log.h"
+#include "qemu/main-loop.h"
 #include "qemu/module.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
+#include "hw/resettable.h"
 #include "hw/misc/omap4_fdif.h"
+#include "exec/address-spaces.h"
 #include "migration/vmstate.h"
 #include "sysemu/dma.h"
+#include "sysemu/replay.h"
+#include "sysemu/runstate.h"
 #include "block/aio.h"
 #include "block/thread-pool.h"
 #include "trace.h"
@@ -107,15 +113,19 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
     [OMAP4_FDIF_FAULT_DMA] = "dma",
 };
 
+/*
+ * One detection on the thread pool. The worker touches only this, and
+ * @abort, which the main loop sets (atomically) when it discards the job.
+ */
 struct Omap4FdifJob {
     Omap4FdifState *s;
     uint64_t generation;
+    bool abort;
     struct facedet_ctx *ctx;
     struct facedet_params params;
     uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
     struct facedet_face faces[FACEDET_MAX_FACES];
     int nfaces;                 /* or -errno */
-    int64_t start_ns;
 };
 
 static void omap4_fdif_update_irq(Omap4FdifState *s)
@@ -157,36 +167,72 @@ static struct facedet_ctx *omap4_fdif_get_ctx(Omap4FdifState *s)
         s->ctx_pool = g_slist_delete_link(pool, pool);
         return ctx;
     }
-    return facedet_ctx_new(s->model, OMAP4_FDIF_PIC_WIDTH,
-                           OMAP4_FDIF_PIC_HEIGHT);
+    ctx = facedet_ctx_new(s->model, OMAP4_FDIF_PIC_WIDTH,
+                          OMAP4_FDIF_PIC_HEIGHT);
+    if (ctx) {
+        s->contexts++;
+    }
+    return ctx;
+}
+
+/* Keep at most OMAP4_FDIF_CTX_POOL_MAX idle contexts. */
+static void omap4_fdif_put_ctx(Omap4FdifState *s, struct facedet_ctx *ctx)
+{
+    if (g_slist_length(s->ctx_pool) < OMAP4_FDIF_CTX_POOL_MAX) {
+        facedet_ctx_set_abort(ctx, NULL, NULL);
+        s->ctx_pool = g_slist_prepend(s->ctx_pool, ctx);
+    } else {
+        facedet_ctx_free(ctx);
+        s->contexts--;
+    }
 }
 
 static void omap4_fdif_put_job(Omap4FdifJob *job)
 {
-    Omap4FdifState *s = job->s;
-
-    s->ctx_pool = g_slist_prepend(s->ctx_pool, job->ctx);
+    if (job->ctx) {
+        omap4_fdif_put_ctx(job->s, job->ctx);
+    }
     g_free(job);
 }
 
-/* Drop whatever job is in flight: its worker's result will be ignored. */
+/*
+ * Forget the host side of the job in flight: a worker still running is
+ * told to stop and its result will be dropped, a job waiting for a worker
+ * and a finished result are freed.
+ */
+static void omap4_fdif_drop_jobs(Omap4FdifState *s)
+{
+    s->generation++;
+    if (s->worker && !s->worker->abort) {
+        trace_omap4_fdif_abort();
+        qatomic_set(&s->worker->abort, true);
+    }
+    if (s->pending) {
+        omap4_fdif_put_job(s->pending);
+        s->pending = NULL;
+    }
+    if (s->result) {
+        omap4_fdif_put_job(s->result);
+        s->result = NULL;
+    }
+    s->need_worker = false;
+}
+
+/* Discard the job in flight: it never finishes. */
 static void omap4_fdif_cancel(Omap4FdifState *s)
 {
     if (s->busy) {
         trace_omap4_fdif_cancel();
     }
-    s->generation++;
+    omap4_fdif_drop_jobs(s);
     s->busy = false;
     s->model_done = false;
     s->spurious = false;
     s->spurious_done = false;
     timer_del(&s->timer);
-    if (s->result) {
-        omap4_fdif_put_job(s->result);
-        s->result = NULL;
-    }
 }
 
+/* The module's registers to their reset values; the IRQ line is not set. */
 static void omap4_fdif_reset_regs(Omap4FdifState *s)
 {
     int j;
@@ -210,7 +256,6 @@ static void omap4_fdif_reset_regs(Omap4FdifState *s)
     s->sizey = OMAP4_FDIF_PIC_HEIGHT;
     s->lhit = FACEDET_DEFAULT_LHIT;
     memset(s->faces, 0, sizeof(s->faces));
-    omap4_fdif_update_irq(s);
 }
 
 /* Core reset (FD_CTRL.SRST): the detection core only. */
@@ -232,6 +277,40 @@ static uint64_t omap4_fdif_frame_ns(Omap4FdifState *s)
 }
 
 /*
+ * DMA goes to RAM only: the whole of [@addr, @addr + @len) must be RAM (and
+ * writable if @is_write) in the device's address space. A picture or a
+ * work area on MMIO (the device's own registers included), ROM, a ROM
+ * device or off the end of RAM is refused.
+ */
+static bool omap4_fdif_dma_ok(Omap4FdifState *s, const char *what,
+                              hwaddr addr, hwaddr len, bool is_write)
+{
+    hwaddr a = addr, left = len;
+
+    RCU_READ_LOCK_GUARD();
+    while (left) {
+        hwaddr xlat, l = left;
+        MemoryRegion *mr;
+
+        mr = address_space_translate(&s->dma_as, a, &xlat, &l, is_write,
+                                     MEMTXATTRS_UNSPECIFIED);
+        if (!l || !memory_region_is_ram(mr) ||
+            memory_region_is_ram_device(mr) ||
+            (is_write && memory_region_is_rom(mr))) {
+            trace_omap4_fdif_dma_refused(what, addr, len);
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: %s 0x%" HWADDR_PRIx " + 0x%"
+                          HWADDR_PRIx " is not %sRAM (at 0x%" HWADDR_PRIx
+                          "): refused\n", TYPE_OMAP4_FDIF, what, addr, len,
+                          is_write ? "writable " : "", a);
+            return false;
+        }
+        a += l;
+        left -= l;
+    }
+    return true;
+}
+
+/*
  * The work area: the engine keeps a header with a job counter there (read,
  * then written back: the area must be mapped for both directions) and
  * dumps the faces it found before the 35-face cap.
@@ -244,7 +323,7 @@ static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
     uint32_t runs = 0, n, i;
     MemTxResult r;
 
-    r = dma_memory_read(&address_space_memory, s->wkaddr, hdr, sizeof(hdr),
+    r = dma_memory_read(&s->dma_as, s->wkaddr, hdr, sizeof(hdr),
                         MEMTXATTRS_UNSPECIFIED);
     if (r != MEMTX_OK) {
         return false;
@@ -264,7 +343,7 @@ static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
     stl_le_p(hdr + 20, st->raw_hits);
     stl_le_p(hdr + 24, st->groups);
     stl_le_p(hdr + 28, n);
-    r = dma_memory_write(&address_space_memory, s->wkaddr, hdr, sizeof(hdr),
+    r = dma_memory_write(&s->dma_as, s->wkaddr, hdr, sizeof(hdr),
                          MEMTXATTRS_UNSPECIFIED);
     for (i = 0; i < n && r == MEMTX_OK; i++) {
         uint8_t rec[WORK_FACE_SIZE];
@@ -276,7 +355,7 @@ static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
         stw_le_p(rec + 8, all[i].confidence);
         stw_le_p(rec + 10, 0);
         stl_le_p(rec + 12, all[i].hits);
-        r = dma_memory_write(&address_space_memory,
+        r = dma_memory_write(&s->dma_as,
                              s->wkaddr + WORK_HDR_SIZE + i * WORK_FACE_SIZE,
                              rec, sizeof(rec), MEMTXATTRS_UNSPECIFIED);
     }
@@ -299,7 +378,10 @@ static void omap4_fdif_complete(Omap4FdifState *s)
         omap4_fdif_error(s, "detector failed");
         goto out;
     }
-    if (!omap4_fdif_write_work(s, job)) {
+    /* checked at RUN; again, in case the memory map changed since */
+    if (!omap4_fdif_dma_ok(s, "WKADDR", s->wkaddr, OMAP4_FDIF_WORK_SIZE,
+                           true) ||
+        !omap4_fdif_write_work(s, job)) {
         omap4_fdif_error(s, "DMA to the work area failed (bad WKADDR)");
         goto out;
     }
@@ -317,10 +399,28 @@ static void omap4_fdif_complete(Omap4FdifState *s)
     s->fd_ctrl |= FD_CTRL_FINISH;
     s->jobs++;
     trace_omap4_fdif_finish(s->dnum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) -
-                                     job->start_ns);
+                                     s->start_ns);
     omap4_fdif_raise(s, IRQ_FINISH);
 out:
     omap4_fdif_put_job(job);
+}
+
+/*
+ * Publish the result once the worker and the timing model are both done,
+ * and only while the VM runs: a result that arrives while it is stopped
+ * (paused, or migrated away) waits for the VM run-state handler.
+ */
+static void omap4_fdif_try_complete(Omap4FdifState *s)
+{
+    if (!s->busy || !s->result || !s->model_done ||
+        s->job_fault == OMAP4_FDIF_FAULT_HANG) {
+        return;     /* a hung job's result is held until a reset */
+    }
+    if (!runstate_is_running()) {
+        trace_omap4_fdif_deferred();
+        return;
+    }
+    omap4_fdif_complete(s);
 }
 
 static void omap4_fdif_timer(void *opaque)
@@ -340,9 +440,14 @@ static void omap4_fdif_timer(void *opaque)
         return;
     }
     s->model_done = true;
-    if (s->result) {
-        omap4_fdif_complete(s);
-    }
+    omap4_fdif_try_complete(s);
+}
+
+static int omap4_fdif_should_abort(void *opaque)
+{
+    Omap4FdifJob *job = opaque;
+
+    return qatomic_read(&job->abort);
 }
 
 /* Runs on a thread-pool worker, without the BQL: touches only @job. */
@@ -356,24 +461,82 @@ static int omap4_fdif_worker(void *opaque)
     return 0;
 }
 
+static void omap4_fdif_worker_done(void *opaque, int ret);
+
+/* Hand @job to the thread pool: the only worker of this device. */
+static void omap4_fdif_submit(Omap4FdifState *s, Omap4FdifJob *job)
+{
+    assert(!s->worker);
+    job->ctx = omap4_fdif_get_ctx(s);
+    if (!job->ctx) {
+        g_free(job);
+        omap4_fdif_drop_jobs(s);
+        s->model_done = false;
+        timer_del(&s->timer);
+        omap4_fdif_error(s, "out of memory for the detector");
+        return;
+    }
+    facedet_ctx_set_abort(job->ctx, omap4_fdif_should_abort, job);
+    s->worker = job;
+    s->workers = 1;
+    thread_pool_submit_aio(aio_get_thread_pool(qemu_get_aio_context()),
+                           omap4_fdif_worker, job, omap4_fdif_worker_done, job);
+}
+
+/*
+ * Start the detector for the active job on s->picture and the frozen
+ * parameter registers. If a discarded job's worker is still running (it
+ * has been told to stop), the new one waits for it: one worker at a time.
+ */
+static void omap4_fdif_start_worker(Omap4FdifState *s)
+{
+    static const unsigned int min_sizes[4] = { 20, 25, 32, 40 };
+    Omap4FdifJob *job = g_new0(Omap4FdifJob, 1);
+
+    job->s = s;
+    job->generation = s->generation;
+    memcpy(job->picture, s->picture, sizeof(job->picture));
+    facedet_params_default(&job->params);
+    job->params.startx = s->startx;
+    job->params.starty = s->starty;
+    job->params.sizex = s->sizex;
+    job->params.sizey = s->sizey;
+    job->params.min_size = min_sizes[s->dcond & DCOND_MINSIZE];
+    job->params.dir = (s->dcond >> DCOND_DIR_SHIFT) & 3;
+    job->params.lhit = s->lhit;
+
+    if (s->worker) {
+        trace_omap4_fdif_wait();
+        assert(!s->pending);
+        s->pending = job;
+        return;
+    }
+    omap4_fdif_submit(s, job);
+}
+
 /* Back in the main loop, with the BQL. */
 static void omap4_fdif_worker_done(void *opaque, int ret)
 {
     Omap4FdifJob *job = opaque;
     Omap4FdifState *s = job->s;
 
+    assert(s->worker == job);
+    s->worker = NULL;
+    s->workers = 0;
     if (job->generation != s->generation) {
         trace_omap4_fdif_stale();
+        s->stale_dropped++;
         omap4_fdif_put_job(job);
+        if (s->pending) {
+            Omap4FdifJob *next = s->pending;
+
+            s->pending = NULL;
+            omap4_fdif_submit(s, next);
+        }
         return;
     }
     s->result = job;
-    if (s->job_fault == OMAP4_FDIF_FAULT_HANG) {
-        return;     /* held until a reset: the job never finishes */
-    }
-    if (s->model_done) {
-        omap4_fdif_complete(s);
-    }
+    omap4_fdif_try_complete(s);
 }
 
 static const char *omap4_fdif_check_params(Omap4FdifState *s)
@@ -410,9 +573,7 @@ static uint32_t omap4_fdif_take_fault(Omap4FdifState *s)
 
 static void omap4_fdif_run(Omap4FdifState *s)
 {
-    static const unsigned int min_sizes[4] = { 20, 25, 32, 40 };
     const char *bad;
-    Omap4FdifJob *job;
     MemTxResult r;
 
     if (s->busy) {
@@ -426,47 +587,35 @@ static void omap4_fdif_run(Omap4FdifState *s)
     s->fd_ctrl &= ~FD_CTRL_FINISH;
     s->dnum = 0;
     memset(s->faces, 0, sizeof(s->faces));
-    s->job_fault = omap4_fdif_take_fault(s);
 
     bad = omap4_fdif_check_params(s);
     if (bad) {
         omap4_fdif_error(s, bad);
         return;
     }
-    job = g_new0(Omap4FdifJob, 1);
-    job->ctx = omap4_fdif_get_ctx(s);
-    job->s = s;
-    if (!job->ctx) {
-        g_free(job);
-        omap4_fdif_error(s, "out of memory for the detector");
+    if (!omap4_fdif_dma_ok(s, "PICADDR", s->picaddr, sizeof(s->picture),
+                           false) ||
+        !omap4_fdif_dma_ok(s, "WKADDR", s->wkaddr, OMAP4_FDIF_WORK_SIZE,
+                           true)) {
+        omap4_fdif_error(s, "DMA target is not RAM");
         return;
     }
-    r = dma_memory_read(&address_space_memory, s->picaddr, job->picture,
-                        sizeof(job->picture), MEMTXATTRS_UNSPECIFIED);
+    /* only a RUN that gets this far uses up an injected fault */
+    s->job_fault = omap4_fdif_take_fault(s);
+    r = dma_memory_read(&s->dma_as, s->picaddr, s->picture,
+                        sizeof(s->picture), MEMTXATTRS_UNSPECIFIED);
     if (r != MEMTX_OK || s->job_fault == OMAP4_FDIF_FAULT_DMA) {
-        omap4_fdif_put_job(job);
         omap4_fdif_error(s, r != MEMTX_OK ?
                          "DMA from PICADDR failed (L3 error)" :
                          "injected fault: picture DMA error");
         return;
     }
-    facedet_params_default(&job->params);
-    job->params.startx = s->startx;
-    job->params.starty = s->starty;
-    job->params.sizex = s->sizex;
-    job->params.sizey = s->sizey;
-    job->params.min_size = min_sizes[s->dcond & DCOND_MINSIZE];
-    job->params.dir = (s->dcond >> DCOND_DIR_SHIFT) & 3;
-    job->params.lhit = s->lhit;
-    job->generation = s->generation;
-    job->start_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-
+    s->start_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     s->busy = true;
     s->model_done = false;
     s->spurious_done = false;
-    timer_mod(&s->timer, job->start_ns + omap4_fdif_frame_ns(s));
-    thread_pool_submit_aio(aio_get_thread_pool(qemu_get_aio_context()),
-                           omap4_fdif_worker, job, omap4_fdif_worker_done, job);
+    timer_mod(&s->timer, s->start_ns + omap4_fdif_frame_ns(s));
+    omap4_fdif_start_worker(s);
 }
 
 static uint64_t omap4_fdif_read(void *opaque, hwaddr addr, unsigned size)
@@ -644,6 +793,7 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
         if (v & SYSCONFIG_SOFTRESET) {
             trace_omap4_fdif_softreset();
             omap4_fdif_reset_regs(s);   /* SOFTRESET reads back 0: done */
+            omap4_fdif_update_irq(s);
             return;
         }
         s->sysconfig = omap4_fdif_masked(addr, v, SYSCONFIG_MASK);
@@ -686,6 +836,7 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
         if (v & FD_CTRL_SRST) {
             trace_omap4_fdif_core_reset();
             omap4_fdif_core_reset(s);
+            omap4_fdif_update_irq(s);   /* a spurious pulse ends with it */
             return;
         }
         if (v & FD_CTRL_FINISH) {
@@ -749,6 +900,7 @@ static char *omap4_fdif_get_fault(Object *obj, Error **errp)
     return g_strdup(fault_names[OMAP4_FDIF(obj)->fault]);
 }
 
+/* The property's value (restored at reset) and the live EMU_FAULT. */
 static void omap4_fdif_set_fault(Object *obj, const char *value, Error **errp)
 {
     Omap4FdifState *s = OMAP4_FDIF(obj);
@@ -756,11 +908,30 @@ static void omap4_fdif_set_fault(Object *obj, const char *value, Error **errp)
 
     for (i = 0; i < OMAP4_FDIF_FAULT__MAX; i++) {
         if (!strcmp(value, fault_names[i])) {
-            s->fault = i;
+            s->prop_fault = s->fault = i;
             return;
         }
     }
     error_setg(errp, "fault must be none, hang, err, spurious or dma");
+}
+
+static void omap4_fdif_get_fault_jobs(Object *obj, Visitor *v,
+                                      const char *name, void *opaque,
+                                      Error **errp)
+{
+    visit_type_uint32(v, name, &OMAP4_FDIF(obj)->fault_jobs, errp);
+}
+
+static void omap4_fdif_set_fault_jobs(Object *obj, Visitor *v,
+                                      const char *name, void *opaque,
+                                      Error **errp)
+{
+    Omap4FdifState *s = OMAP4_FDIF(obj);
+    uint32_t value;
+
+    if (visit_type_uint32(v, name, &value, errp)) {
+        s->prop_fault_jobs = s->fault_jobs = value;
+    }
 }
 
 static void omap4_fdif_init(Object *obj)
@@ -778,11 +949,67 @@ static void omap4_fdif_init(Object *obj)
                             omap4_fdif_set_fault);
     object_property_set_description(obj, "fault",
         "fault to inject: none, hang, err, spurious or dma");
-    object_property_add_uint32_ptr(obj, "fault-jobs", &s->fault_jobs,
-                                   OBJ_PROP_FLAG_READWRITE);
+    object_property_add(obj, "fault-jobs", "uint32",
+                        omap4_fdif_get_fault_jobs, omap4_fdif_set_fault_jobs,
+                        NULL, NULL);
     object_property_set_description(obj, "fault-jobs",
         "number of jobs the fault applies to (0: every job)");
     object_property_add_uint32_ptr(obj, "jobs", &s->jobs, OBJ_PROP_FLAG_READ);
+    /* host-side counters, for tests */
+    object_property_add_uint32_ptr(obj, "workers", &s->workers,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint32_ptr(obj, "contexts", &s->contexts,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint32_ptr(obj, "stale-dropped", &s->stale_dropped,
+                                   OBJ_PROP_FLAG_READ);
+}
+
+/*
+ * The VM runs (again): start the worker of a job that came in by migration,
+ * and publish a result that arrived while the VM was stopped. In a bottom
+ * half, once the run state change is over.
+ */
+static void omap4_fdif_bh(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    if (!runstate_is_running() || !s->busy) {
+        return;
+    }
+    trace_omap4_fdif_resume(s->need_worker);
+    if (s->need_worker && s->reread_picture) {
+        /*
+         * A stream without the "job" subsection (x-migrate-job=off, or a
+         * QEMU before it): the picture read at RUN did not come along, so
+         * read it again, and the model time starts again.
+         */
+        s->reread_picture = false;
+        if (!omap4_fdif_dma_ok(s, "PICADDR", s->picaddr, sizeof(s->picture),
+                               false) ||
+            dma_memory_read(&s->dma_as, s->picaddr, s->picture,
+                            sizeof(s->picture), MEMTXATTRS_UNSPECIFIED)) {
+            omap4_fdif_cancel(s);
+            omap4_fdif_error(s, "DMA from PICADDR failed after migration");
+            return;
+        }
+        s->start_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        timer_mod(&s->timer, s->start_ns + omap4_fdif_frame_ns(s));
+    }
+    if (s->need_worker) {
+        s->need_worker = false;
+        omap4_fdif_start_worker(s);
+    }
+    omap4_fdif_try_complete(s);
+}
+
+static void omap4_fdif_vm_state_change(void *opaque, bool running,
+                                       RunState state)
+{
+    Omap4FdifState *s = opaque;
+
+    if (running) {
+        qemu_bh_schedule(s->bh);
+    }
 }
 
 static void omap4_fdif_realize(DeviceState *dev, Error **errp)
@@ -799,27 +1026,151 @@ static void omap4_fdif_realize(DeviceState *dev, Error **errp)
     if (ret) {
         error_setg(errp, "%s: cannot load the face model: %s",
                    TYPE_OMAP4_FDIF, err);
+        error_append_hint(errp, "The default model %s is in Debian's "
+                          "opencv-data package; model=PATH names another "
+                          "OpenCV Haar cascade.\n", FACEDET_DEFAULT_MODEL);
         return;
     }
     s->model = model;
+
+    if (replay_mode != REPLAY_MODE_NONE) {
+        Error *blocker = NULL;
+
+        /* when FINISH comes depends on a host thread's speed */
+        error_setg(&blocker, "%s: its detector runs on a host thread whose "
+                   "timing record/replay cannot reproduce", TYPE_OMAP4_FDIF);
+        replay_add_blocker(blocker);
+    }
+    address_space_init(&s->dma_as, s->dma_mr ? s->dma_mr : get_system_memory(),
+                       "omap4-fdif-dma");
+    s->bh = qemu_bh_new_guarded(omap4_fdif_bh, s,
+                                &DEVICE(s)->mem_reentrancy_guard);
+    s->vmse = qemu_add_vm_change_state_handler(omap4_fdif_vm_state_change, s);
+    s->frame_time_us = s->prop_frame_time_us;
+    s->fault = s->prop_fault;
+    s->fault_jobs = s->prop_fault_jobs;
 }
 
-static void omap4_fdif_reset(DeviceState *dev)
+static void omap4_fdif_unrealize(DeviceState *dev)
 {
-    omap4_fdif_reset_regs(OMAP4_FDIF(dev));
+    Omap4FdifState *s = OMAP4_FDIF(dev);
+    GSList *l;
+
+    omap4_fdif_cancel(s);
+    /* the worker was told to stop: wait for it, it uses our context */
+    while (s->worker) {
+        aio_poll(qemu_get_aio_context(), true);
+    }
+    omap4_fdif_drop_jobs(s);
+    for (l = s->ctx_pool; l; l = l->next) {
+        facedet_ctx_free(l->data);
+        s->contexts--;
+    }
+    g_slist_free(s->ctx_pool);
+    s->ctx_pool = NULL;
+    facedet_model_free(s->model);
+    s->model = NULL;
+    qemu_del_vm_change_state_handler(s->vmse);
+    qemu_bh_delete(s->bh);
+    address_space_destroy(&s->dma_as);
 }
 
-/* A job in flight does not migrate: start it again on the destination. */
+static void omap4_fdif_finalize(Object *obj)
+{
+    Omap4FdifState *s = OMAP4_FDIF(obj);
+
+    timer_del(&s->timer);
+}
+
+/*
+ * Resettable: the enter phase drops the job and resets the registers,
+ * including the EMU_* test registers to their property values (SOFTRESET
+ * leaves those); the hold phase lowers the interrupt line.
+ */
+static void omap4_fdif_reset_enter(Object *obj, ResetType type)
+{
+    Omap4FdifState *s = OMAP4_FDIF(obj);
+
+    omap4_fdif_reset_regs(s);
+    s->frame_time_us = s->prop_frame_time_us;
+    s->fault = s->prop_fault;
+    s->fault_jobs = s->prop_fault_jobs;
+}
+
+static void omap4_fdif_reset_hold(Object *obj)
+{
+    omap4_fdif_update_irq(OMAP4_FDIF(obj));
+}
+
+static int omap4_fdif_pre_load(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    /* the "job" subsection overrides these when a job is in flight */
+    s->job_loaded = false;
+    s->model_done = false;
+    s->spurious = false;
+    s->spurious_done = false;
+    s->start_ns = 0;
+    timer_del(&s->timer);
+    return 0;
+}
+
+/*
+ * No DMA, no interrupt and no worker here: other devices (the interrupt
+ * controller) may not be loaded yet. A job in flight resumes when the VM
+ * runs (omap4_fdif_bh). Whatever this side had in flight is dropped.
+ */
 static int omap4_fdif_post_load(void *opaque, int version_id)
 {
     Omap4FdifState *s = opaque;
 
-    if (s->busy) {
-        s->busy = false;
-        omap4_fdif_run(s);
+    omap4_fdif_drop_jobs(s);
+    if (!s->busy) {
+        s->model_done = false;
+        timer_del(&s->timer);
+    }
+    s->need_worker = s->busy;
+    s->reread_picture = s->busy && !s->job_loaded;
+    if (s->job_fault >= OMAP4_FDIF_FAULT__MAX ||
+        s->fault >= OMAP4_FDIF_FAULT__MAX) {
+        return -EINVAL;
     }
     return 0;
 }
+
+static bool omap4_fdif_job_needed(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    return s->migrate_job && (s->busy || s->spurious);
+}
+
+static int omap4_fdif_job_post_load(void *opaque, int version_id)
+{
+    Omap4FdifState *s = opaque;
+
+    s->job_loaded = true;
+    return 0;
+}
+
+/* A job in flight: its timing state, deadline and the picture read at RUN. */
+static const VMStateDescription vmstate_omap4_fdif_job = {
+    .name = "omap4-fdif/job",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = omap4_fdif_job_needed,
+    .post_load = omap4_fdif_job_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_BOOL(model_done, Omap4FdifState),
+        VMSTATE_BOOL(spurious, Omap4FdifState),
+        VMSTATE_BOOL(spurious_done, Omap4FdifState),
+        VMSTATE_INT64(start_ns, Omap4FdifState),
+        VMSTATE_TIMER(timer, Omap4FdifState),
+        VMSTATE_BUFFER(picture, Omap4FdifState),
+        VMSTATE_END_OF_LIST()
+    }
+};
 
 static const VMStateDescription vmstate_omap4_fdif_face = {
     .name = "omap4-fdif/face",
@@ -838,6 +1189,7 @@ static const VMStateDescription vmstate_omap4_fdif = {
     .name = TYPE_OMAP4_FDIF,
     .version_id = 1,
     .minimum_version_id = 1,
+    .pre_load = omap4_fdif_pre_load,
     .post_load = omap4_fdif_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_UINT32(sysconfig, Omap4FdifState),
@@ -863,23 +1215,36 @@ static const VMStateDescription vmstate_omap4_fdif = {
         VMSTATE_UINT32(fault_jobs, Omap4FdifState),
         VMSTATE_UINT32(frame_time_us, Omap4FdifState),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * []) {
+        &vmstate_omap4_fdif_job,
+        NULL
     }
 };
 
 static Property omap4_fdif_properties[] = {
     DEFINE_PROP_STRING("model", Omap4FdifState, model_path),
-    DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, frame_time_us, 15000),
+    DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, prop_frame_time_us,
+                       15000),
     DEFINE_PROP_BOOL("test-regs", Omap4FdifState, test_regs, false),
+    /* off: migrate as before the "job" subsection existed (compat, tests) */
+    DEFINE_PROP_BOOL("x-migrate-job", Omap4FdifState, migrate_job, true),
+    /* what the DMA sees; the system memory if unset */
+    DEFINE_PROP_LINK("memory", Omap4FdifState, dma_mr, TYPE_MEMORY_REGION,
+                     MemoryRegion *),
     DEFINE_PROP_END_OF_LIST(),
 };
 
 static void omap4_fdif_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
 
     dc->desc = "TI OMAP4 Face Detection module (FDIF)";
     dc->realize = omap4_fdif_realize;
-    dc->reset = omap4_fdif_reset;
+    dc->unrealize = omap4_fdif_unrealize;
+    rc->phases.enter = omap4_fdif_reset_enter;
+    rc->phases.hold = omap4_fdif_reset_hold;
     dc->vmsd = &vmstate_omap4_fdif;
     dc->user_creatable = true;
     device_class_set_props(dc, omap4_fdif_properties);
@@ -891,6 +1256,7 @@ static const TypeInfo omap4_fdif_info = {
     .parent = TYPE_SYS_BUS_DEVICE,
     .instance_size = sizeof(Omap4FdifState),
     .instance_init = omap4_fdif_init,
+    .instance_finalize = omap4_fdif_finalize,
     .class_init = omap4_fdif_class_init,
 };
 

@@ -25,6 +25,7 @@
 
 #include "libqtest.h"
 #include "qapi/qmp/qdict.h"
+#include "qapi/qmp/qlist.h"
 
 #define FDIF_BASE           0x0c000000ULL   /* virt platform bus */
 #define GICD_BASE           0x08000000ULL
@@ -97,6 +98,34 @@ static QTestState *start(const char *opts)
     return qtest_initf("-machine virt -nodefaults "
                        "-device omap4-fdif,id=fdif%s%s",
                        opts ? "," : "", opts ? opts : "");
+}
+
+/* A QOM property of the device, as an integer. */
+static int64_t qom_get_int(QTestState *qts, const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': {"
+                           " 'path': '/machine/peripheral/fdif',"
+                           " 'property': %s } }", prop);
+    int64_t v;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * Wait (in real time, the detector's) until no detector worker of the
+ * device is running: its QOM counter "workers" reads 0.
+ */
+static void wait_workers_idle(QTestState *qts)
+{
+    int i;
+
+    for (i = 0; i < 20000 && qom_get_int(qts, "workers"); i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpint(qom_get_int(qts, "workers"), ==, 0);
 }
 
 /* Fixture NAME.EXT's contents, or NULL without FDIF_QTEST_FIXTURES. */
@@ -622,15 +651,18 @@ static void test_run_while_busy(void)
  * Start a job, discard it with @how, check that it never finishes and that
  * a new job works.
  */
-static void reset_mid_job(QTestState *qts, void (*how)(QTestState *qts))
+static void reset_mid_job(QTestState *qts, void (*how)(QTestState *qts),
+                          int *stale)
 {
     program(qts, PIC_ADDR, WORK_ADDR);
     wr(qts, FD_CTRL, CTRL_RUN);
     g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
     how(qts);
     g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    /* well past the job's time, and until its worker has been dropped */
     qtest_clock_step(qts, 100 * 1000 * 1000);
-    g_usleep(500 * 1000);
+    wait_workers_idle(qts);
+    g_assert_cmpint(qom_get_int(qts, "stale-dropped"), ==, ++*stale);
     qtest_clock_step(qts, 100 * 1000 * 1000);
     g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
     g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
@@ -660,11 +692,13 @@ static void test_reset_mid_job(void)
     QTestState *qts = start(NULL);
     bool real;
     uint8_t *pic = load_picture(&real);
+    int stale = 0;
+
 
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
-    reset_mid_job(qts, by_srst);
-    reset_mid_job(qts, by_softreset);
-    reset_mid_job(qts, by_system_reset);
+    reset_mid_job(qts, by_srst, &stale);
+    reset_mid_job(qts, by_softreset, &stale);
+    reset_mid_job(qts, by_system_reset, &stale);
     qtest_quit(qts);
     g_free(pic);
 }
@@ -731,6 +765,24 @@ static void test_fault_spurious(void)
     qtest_quit(qts);
 }
 
+/* FD_CTRL.SRST during a spurious pulse: the job and its pulse are gone. */
+static void test_fault_spurious_srst(void)
+{
+    QTestState *qts = start("frame-time-us=1000,fault=spurious,fault-jobs=1");
+    int i;
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    for (i = 0; i < 5000 && !irq_pending(qts); i++) {
+        qtest_clock_step(qts, 100 * 1000);
+    }
+    g_assert_true(irq_pending(qts));
+    wr(qts, FD_CTRL, CTRL_SRST);
+    g_assert_false(irq_pending(qts));
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
 static void test_fault_dma(void)
 {
     QTestState *qts = start(NULL);
@@ -770,13 +822,15 @@ static void test_test_regs(void)
 /* Run QEMU itself (no qtest) and return its exit status and stderr. */
 static int run_qemu(const char *args, char **err)
 {
-    g_autofree char *cmd = g_strdup_printf("%s -display none -nodefaults %s",
+    g_autofree char *cmd = g_strdup_printf("timeout 60 %s -display none "
+                                           "-nodefaults %s",
                                            g_getenv("QTEST_QEMU_BINARY"), args);
     g_auto(GStrv) argv = NULL;
     int status;
 
     g_assert_true(g_shell_parse_argv(cmd, NULL, &argv, NULL));
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+    g_assert_true(g_spawn_sync(NULL, argv, NULL,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
                                NULL, NULL, NULL, err, &status, NULL));
     return status;
 }
@@ -790,6 +844,8 @@ static void test_bad_model(void)
                     !=, 0);
     g_test_message("%s", err);
     g_assert_nonnull(strstr(err, "cannot load the face model"));
+    /* and says where the default models come from */
+    g_assert_nonnull(strstr(err, "opencv-data"));
 }
 
 static void test_dtb(void)
@@ -812,6 +868,896 @@ static void test_dtb(void)
     rmdir(dir);
 }
 
+/*
+ * Issue 12: a guest must not be able to take the host down.
+ */
+
+/* A line "Key:   N kB" of /proc/PID/status, as a number. */
+static long proc_status(pid_t pid, const char *key)
+{
+    g_autofree char *path = g_strdup_printf("/proc/%d/status", (int)pid);
+    g_autofree char *data = NULL;
+    g_auto(GStrv) lines = NULL;
+    long v = -1;
+    int i;
+
+    g_assert_true(g_file_get_contents(path, &data, NULL, NULL));
+    lines = g_strsplit(data, "\n", -1);
+    for (i = 0; lines[i]; i++) {
+        if (g_str_has_prefix(lines[i], key) && lines[i][strlen(key)] == ':') {
+            v = atol(lines[i] + strlen(key) + 1);
+        }
+    }
+    g_assert_cmpint(v, >=, 0);
+    return v;
+}
+
+/*
+ * RUN, SRST, RUN, ... 10,000 times: each RUN starts a detection that the
+ * SRST discards. The QEMU process's memory and threads stay bounded, and
+ * the next real job still finds the right face.
+ */
+static void test_run_srst_storm(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-pid-XXXXXX", NULL);
+    g_autofree char *pidfile = g_build_filename(dir, "qemu.pid", NULL);
+    g_autofree char *pidtext = NULL;
+    g_autofree char *opts = g_strdup_printf("-pidfile %s", pidfile);
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    long rss0, threads0;
+    pid_t pid;
+    int i;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = qtest_initf("-machine virt -nodefaults %s "
+                      "-device omap4-fdif,id=fdif", opts);
+    g_assert_true(g_file_get_contents(pidfile, &pidtext, NULL, NULL));
+    pid = atoi(pidtext);
+    g_assert_cmpint(pid, >, 0);
+
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);  /* warm up: one context */
+    rss0 = proc_status(pid, "VmRSS");
+    threads0 = proc_status(pid, "Threads");
+    for (i = 1; i <= 10000; i++) {
+        wr(qts, FD_CTRL, CTRL_RUN);
+        wr(qts, FD_CTRL, CTRL_SRST);
+        if (i % 500 == 0) {
+            long rss = proc_status(pid, "VmRSS");
+            long threads = proc_status(pid, "Threads");
+
+            g_test_message("after %d RUN/SRST: RSS %ld kB (+%ld), %ld threads",
+                           i, rss, rss - rss0, threads);
+            /* one active + one discarded job: a few MB, a thread or two */
+            g_assert_cmpint(rss - rss0, <, 32 * 1024);
+            g_assert_cmpint(threads, <=, threads0 + 4);
+        }
+    }
+    g_assert_cmpint(qom_get_int(qts, "contexts"), <=, 2);
+    wait_workers_idle(qts);
+    /* discarded detectors did run, and their results were dropped */
+    g_test_message("%" PRId64 " discarded results dropped",
+                   qom_get_int(qts, "stale-dropped"));
+    g_assert_cmpint(qom_get_int(qts, "stale-dropped"), >=, 1);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+
+    /* the next real job finds the astronaut's face */
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+    g_assert_cmpint(qom_get_int(qts, "contexts"), <=, 2);
+    qtest_quit(qts);
+    unlink(pidfile);
+    rmdir(dir);
+    g_free(pic);
+}
+
+/*
+ * RUN right after SRST, while the discarded detector may still be
+ * stopping: the new job is accepted at once, runs once that one has
+ * stopped, and finds the right face; the old result is dropped.
+ */
+static void test_run_after_srst(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    int i, waited = 0;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    for (i = 1; i <= 3; i++) {
+        wr(qts, FD_CTRL, CTRL_RUN);
+        wr(qts, FD_CTRL, CTRL_SRST);
+        /* one detector at most: the discarded one, if not stopped yet */
+        waited += qom_get_int(qts, "workers");
+        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 1);
+        g_assert_cmphex(run_job(qts), ==, FINISH);
+        g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+        check_faces(qts, 1, &t, 1);
+        g_assert_cmpuint(rd(qts, EMU_JOBS), ==, i);
+        wait_workers_idle(qts);
+        g_assert_cmpint(qom_get_int(qts, "stale-dropped"), ==, i);
+    }
+    g_test_message("%d of 3 RUNs came while the discarded detector ran",
+                   waited);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/* Start a destination QEMU that waits for a migration on @uri. */
+static QTestState *start_incoming(const char *opts, const char *uri)
+{
+    return qtest_initf("-machine virt -nodefaults "
+                       "-device omap4-fdif,id=fdif%s%s -incoming %s",
+                       opts ? "," : "", opts ? opts : "", uri);
+}
+
+static const char *run_status(QTestState *qts)
+{
+    static char status[32];
+    QDict *rsp = qtest_qmp(qts, "{ 'execute': 'query-status' }");
+
+    g_strlcpy(status, qdict_get_str(qdict_get_qdict(rsp, "return"), "status"),
+              sizeof(status));
+    qobject_unref(rsp);
+    return status;
+}
+
+/*
+ * Migrate @from to @to over @uri; returns once @to runs. The source is
+ * stopped first, so that whatever is in flight at that moment migrates.
+ */
+static void migrate(QTestState *from, QTestState *to, const char *uri)
+{
+    int i;
+
+    qtest_qmp_assert_success(from, "{ 'execute': 'stop' }");
+    qtest_qmp_assert_success(from, "{ 'execute': 'migrate',"
+                             " 'arguments': { 'uri': %s } }", uri);
+    for (i = 0; i < 30000; i++) {
+        QDict *rsp = qtest_qmp(from, "{ 'execute': 'query-migrate' }");
+        QDict *ret = qdict_get_qdict(rsp, "return");
+        const char *status = qdict_get_try_str(ret, "status");
+        bool done = status && !strcmp(status, "completed");
+
+        g_assert_cmpstr(status ? status : "", !=, "failed");
+        qobject_unref(rsp);
+        if (done) {
+            break;
+        }
+        g_usleep(1000);
+    }
+    g_assert_cmpint(i, <, 30000);
+    /* a paused source makes a paused destination */
+    for (i = 0; i < 30000 && !strcmp(run_status(to), "inmigrate"); i++) {
+        g_usleep(1000);
+    }
+    g_assert_cmpstr(run_status(to), ==, "paused");
+    qtest_qmp_assert_success(to, "{ 'execute': 'cont' }");
+    qtest_qmp_eventwait(to, "RESUME");
+}
+
+/*
+ * A job in flight migrates: the picture read at RUN (the guest overwrites
+ * it afterwards), the time it still has to run, and the result and the
+ * interrupt arrive once, on the destination only.
+ */
+static void test_migrate_busy(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    from = start("frame-time-us=20000");
+    to = start_incoming("frame-time-us=20000", uri);
+
+    qtest_memwrite(from, PIC_ADDR, pic, W * H);
+    qtest_memset(from, WORK_ADDR, 0, 64);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    /* the picture has been read: the guest may reuse its buffer */
+    qtest_memset(from, PIC_ADDR, 0, W * H);
+    /* the engine's time passes on the source; its result is not there yet */
+    qtest_clock_step(from, 25 * 1000 * 1000);
+    g_assert_cmphex(rd(from, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+
+    migrate(from, to, uri);
+
+    /* the stopped source never finishes the job, even when its worker has */
+    wait_workers_idle(from);
+    g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_false(irq_pending(from));
+
+    /*
+     * the destination does, once (maybe already: the model time had
+     * passed on the source, only its detector had to run again)
+     */
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_true(irq_pending(to));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmpuint(rd(to, FD_DNUM), ==, 1);
+    check_faces(to, 1, &t, 1);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    g_assert_cmphex(qtest_readl(to, WORK_ADDR + 8), ==, 1);
+    wr(to, IRQSTATUS(MPU), FINISH);
+    qtest_clock_step(to, 500 * 1000 * 1000);
+    wait_workers_idle(to);
+    g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+    g_free(pic);
+}
+
+/* A job with an injected fault migrates with its fault, taken only once. */
+static void test_migrate_fault(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+
+    /* err, for two jobs: the migrated one is the first */
+    from = start("fault=err,fault-jobs=2");
+    to = start_incoming(NULL, uri);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    g_assert_cmpuint(rd(from, EMU_FAULT_JOBS), ==, 1);
+    migrate(from, to, uri);
+    g_assert_cmpuint(rd(to, EMU_FAULT_JOBS), ==, 1);
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, ERR);
+    wr(to, IRQSTATUS(MPU), ERR);
+    g_assert_cmpuint(rd(to, EMU_FAULT_JOBS), ==, 1);
+    g_assert_cmphex(run_job(to), ==, ERR);
+    g_assert_cmphex(run_job(to), ==, FINISH);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+
+    /* hang: still hung on the destination, SRST recovers */
+    from = start("fault=hang,fault-jobs=1");
+    to = start_incoming(NULL, uri);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    migrate(from, to, uri);
+    qtest_clock_step(to, 1000ULL * 1000 * 1000);
+    wait_workers_idle(to);
+    qtest_clock_step(to, 1000ULL * 1000 * 1000);
+    g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(to, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    wr(to, FD_CTRL, CTRL_SRST);
+    g_assert_cmphex(run_job(to), ==, FINISH);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+}
+
+/*
+ * A spurious interrupt being signalled migrates: the destination's line
+ * stays up until the handler reads IRQSTATUS, then drops, and the job
+ * still finishes there.
+ */
+static void test_migrate_spurious(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+    int i;
+
+    from = start("frame-time-us=1000,fault=spurious,fault-jobs=1");
+    to = start_incoming("frame-time-us=1000", uri);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    for (i = 0; i < 5000 && !irq_pending(from); i++) {
+        qtest_clock_step(from, 100 * 1000);
+    }
+    g_assert_true(irq_pending(from));
+    g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
+
+    migrate(from, to, uri);
+    g_assert_true(irq_pending(to));
+    g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, 0);    /* ends the pulse */
+    g_assert_false(irq_pending(to));
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+}
+
+/*
+ * A stream without the "job" subsection (x-migrate-job=off on the source,
+ * as QEMU sent before it existed): the destination reads the picture again
+ * when it runs, and finishes the job once, with the right face.
+ */
+static void test_migrate_legacy(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    QTestState *from, *to;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    from = start("x-migrate-job=off");
+    to = start_incoming(NULL, uri);
+    qtest_memwrite(from, PIC_ADDR, pic, W * H);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, FD_CTRL, CTRL_RUN);
+    migrate(from, to, uri);
+    g_assert_true(wait_event(to, FINISH | ERR));
+    g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmpuint(rd(to, FD_DNUM), ==, 1);
+    check_faces(to, 1, &t, 1);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+    g_free(pic);
+}
+
+/* An idle device migrates its registers, results and interrupt state. */
+static void test_migrate_idle(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
+    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    static const uint32_t regs[] = {
+        SYSCONFIG, IRQSTATUS_RAW(MPU), IRQENABLE_SET(MPU), PICADDR, WKADDR,
+        FDIF_CTRL, FD_CTRL, FD_DNUM, FD_DCOND, FD_STARTX, FD_STARTY,
+        FD_SIZEX, FD_SIZEY, FD_LHIT, FD_CENTERX(0), FD_CENTERY(0),
+        FD_CONFSIZE(0), FD_ANGLE(0), EMU_FRAME_TIME, EMU_JOBS,
+    };
+    uint32_t before[G_N_ELEMENTS(regs)];
+    QTestState *from, *to;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    unsigned int i;
+
+    from = start("frame-time-us=1000");
+    to = start_incoming("frame-time-us=1000", uri);
+    qtest_memwrite(from, PIC_ADDR, pic, W * H);
+    program(from, PIC_ADDR, WORK_ADDR);
+    wr(from, SYSCONFIG, 0x14);
+    wr(from, FD_LHIT, 4);
+    wr(from, FD_CTRL, CTRL_RUN);
+    g_assert_true(wait_event(from, FINISH | ERR));
+    g_assert_true(irq_pending(from));
+    for (i = 0; i < G_N_ELEMENTS(regs); i++) {
+        before[i] = rd(from, regs[i]);
+    }
+    migrate(from, to, uri);
+    for (i = 0; i < G_N_ELEMENTS(regs); i++) {
+        g_assert_cmphex(rd(to, regs[i]), ==, before[i]);
+    }
+    g_assert_true(irq_pending(to));
+    wr(to, IRQSTATUS(MPU), FINISH | ERR);
+    g_assert_false(irq_pending(to));
+    g_assert_cmphex(run_job(to), ==, FINISH);
+    g_assert_cmpuint(rd(to, EMU_JOBS), ==, before[G_N_ELEMENTS(regs) - 1] + 1);
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(sock);
+    rmdir(dir);
+    g_free(pic);
+}
+
+/*
+ * The detector finishing while the VM is stopped raises nothing until the
+ * VM runs again.
+ */
+static void test_stopped_vm(void)
+{
+    QTestState *qts = start("frame-time-us=1000");
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    int tries;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        qtest_quit(qts);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    for (tries = 0; tries < 5; tries++) {
+        wr(qts, FD_CTRL, CTRL_RUN);
+        qtest_clock_step(qts, 2 * 1000 * 1000);    /* the model time is over */
+        qtest_qmp_assert_success(qts, "{ 'execute': 'stop' }");
+        if (rd(qts, FD_CTRL) & CTRL_RUN) {
+            break;      /* stopped before the detector was done */
+        }
+        /* the host was quicker than us: again */
+        qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+        wr(qts, IRQSTATUS(MPU), FINISH | ERR);
+    }
+    g_assert_cmpint(tries, <, 5);
+    wait_workers_idle(qts);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    g_assert_false(irq_pending(qts));
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+
+    qtest_qmp_assert_success(qts, "{ 'execute': 'cont' }");
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_true(irq_pending(qts));
+    check_faces(qts, 1, &t, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/* Record/replay cannot replay a host thread's timing: refused, with why. */
+static void test_replay_blocked(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("fdif-rr-XXXXXX", NULL);
+    g_autofree char *log = g_build_filename(dir, "replay.bin", NULL);
+    g_autofree char *args = g_strdup_printf("-machine virt -S -monitor none "
+                                            "-icount shift=1,rr=record,"
+                                            "rrfile=%s -device omap4-fdif",
+                                            log);
+    g_autofree char *err = NULL;
+    int status;
+
+    status = run_qemu(args, &err);
+    g_test_message("%s", err);
+    g_assert_true(WIFEXITED(status));
+    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
+    g_assert_nonnull(strstr(err, "omap4-fdif"));
+    unlink(log);
+    rmdir(dir);
+}
+
+/* Run a job; ERR must be raised at once, before any time passes. */
+static void assert_refused(QTestState *qts)
+{
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    wr(qts, IRQSTATUS(MPU), ERR);
+}
+
+/* DMA only to and from RAM: MMIO, ROM and the end of RAM give ERR. */
+static void test_dma_not_ram(void)
+{
+    static const uint64_t ram_end = 0x48000000ULL;     /* 128 MiB at 1 GiB */
+    QTestState *qts = start(NULL);
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    int i;
+
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+
+    /* the picture in the device's own registers, in the GIC, in flash */
+    program(qts, FDIF_BASE, WORK_ADDR);
+    assert_refused(qts);
+    program(qts, GICD_BASE, WORK_ADDR);
+    assert_refused(qts);
+    program(qts, 0, WORK_ADDR);
+    assert_refused(qts);
+    /* a picture running off the end of RAM */
+    program(qts, ram_end - 0x1000, WORK_ADDR);
+    assert_refused(qts);
+
+    /*
+     * the work area on the device's own registers: the results must not
+     * reach SYSCONFIG (a soft reset) or anything else there
+     */
+    program(qts, PIC_ADDR, FDIF_BASE);
+    wr(qts, SYSCONFIG, 0x14);
+    assert_refused(qts);
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0x14);
+    g_assert_cmphex(rd(qts, PICADDR), ==, PIC_ADDR);
+    g_assert_cmphex(rd(qts, IRQENABLE_SET(MPU)), ==, FINISH | ERR);
+    /* in flash (a ROM device) */
+    program(qts, PIC_ADDR, 0);
+    assert_refused(qts);
+    /* running off the end of RAM: the header fits, the records would not */
+    for (i = 0; i < 64; i += 4) {
+        qtest_writel(qts, ram_end - 64 + i, 0);
+    }
+    program(qts, PIC_ADDR, ram_end - 64);
+    assert_refused(qts);
+    qtest_clock_step(qts, 100 * 1000 * 1000);
+    g_assert_cmphex(qtest_readl(qts, ram_end - 64), ==, 0);
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+
+    /* and RAM works */
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/* A system reset puts the test registers back to the property values. */
+static void test_reset_test_regs(void)
+{
+    QTestState *qts = start("test-regs=on,frame-time-us=2000,"
+                            "fault=spurious,fault-jobs=3");
+
+    wr(qts, EMU_FRAME_TIME, 7);
+    wr(qts, EMU_FAULT, 1);
+    wr(qts, EMU_FAULT_JOBS, 5);
+    g_assert_cmpuint(rd(qts, EMU_FRAME_TIME), ==, 7);
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 1);
+    g_assert_cmpuint(rd(qts, EMU_FAULT_JOBS), ==, 5);
+    by_system_reset(qts);
+    g_assert_cmpuint(rd(qts, EMU_FRAME_TIME), ==, 2000);
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 3);
+    g_assert_cmpuint(rd(qts, EMU_FAULT_JOBS), ==, 3);
+    qtest_quit(qts);
+}
+
+/* A RUN refused for its parameters does not use up an injected fault. */
+static void test_fault_bad_params(void)
+{
+    QTestState *qts = start("fault=err,fault-jobs=1");
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_LHIT, 10);
+    assert_refused(qts);
+    g_assert_cmpuint(rd(qts, EMU_FAULT_JOBS), ==, 1);
+    wr(qts, FD_LHIT, 5);
+    g_assert_cmphex(run_job(qts), ==, ERR);       /* the injected one */
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
+/* The device's properties, including its DMA address space link. */
+static void test_properties(void)
+{
+    QTestState *qts = qtest_init("-machine none");
+    QDict *rsp = qtest_qmp(qts, "{ 'execute': 'device-list-properties',"
+                           " 'arguments': { 'typename': 'omap4-fdif' } }");
+    QList *props = qdict_get_qlist(rsp, "return");
+    const QListEntry *e;
+    bool memory = false;
+
+    g_assert_nonnull(props);
+    QLIST_FOREACH_ENTRY(props, e) {
+        QDict *p = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(p, "name"), "memory")) {
+            memory = true;
+            g_assert_cmpstr(qdict_get_str(p, "type"), ==,
+                            "link<memory-region>");
+        }
+    }
+    g_assert_true(memory);
+    qobject_unref(rsp);
+    qtest_quit(qts);
+}
+
+/* One detection on fixture @name with FD_DCOND @dcond and FD_LHIT @lhit. */
+static QTestState *detect_fixture(const char *name, uint32_t dcond,
+                                  uint32_t lhit, uint32_t *dnum)
+{
+    QTestState *qts = start("frame-time-us=0");
+    bool real;
+    g_autofree uint8_t *pic = load_fixture(name, &real);
+
+    g_assert_true(real);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_DCOND, dcond);
+    wr(qts, FD_LHIT, lhit);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    *dnum = rd(qts, FD_DNUM);
+    g_test_message("%s dcond 0x%x lhit %u: DNUM %u", name, dcond, lhit, *dnum);
+    return qts;
+}
+
+/* FD_DCOND: minimum face size (bits 1:0) and face direction (bits 3:2). */
+static void test_dcond(void)
+{
+    Box truth[64], t;
+    QTestState *qts;
+    uint32_t dnum, dnum20;
+    int n, i;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    /* the astronaut's face (a 38x51 box) is larger than 40 px... */
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut", 3, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    qtest_quit(qts);
+    /* ...the 60 faces of lfw-60 (28 px boxes) are not */
+    n = load_truth("lfw-60", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-60", 0, 5, &dnum20);
+    qtest_quit(qts);
+    qts = detect_fixture("lfw-60", 3, 5, &dnum);
+    g_assert_cmpuint(dnum, <, dnum20);
+    for (i = 0; i < dnum; i++) {
+        g_assert_cmpuint(rd(qts, FD_CONFSIZE(i)) & 0xff, >=, 40);
+    }
+    qtest_quit(qts);
+    (void)n;
+
+    /* direction: right (1) finds the face turned clockwise, up (0) not */
+    g_assert_cmpint(load_truth("astronaut-cw90", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut-cw90", 1 << 2, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), >=, 60);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), <=, 120);
+    qtest_quit(qts);
+    qts = detect_fixture("astronaut-cw90", 0, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 0);
+    qtest_quit(qts);
+    /* left (2) finds the one turned counter-clockwise */
+    g_assert_cmpint(load_truth("astronaut-ccw90", &t, 1), ==, 1);
+    qts = detect_fixture("astronaut-ccw90", 2 << 2, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 1);
+    check_faces(qts, 1, &t, 1);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), >=, 240);
+    g_assert_cmpuint(rd(qts, FD_ANGLE(0)), <=, 300);
+    qtest_quit(qts);
+}
+
+/*
+ * FD_LHIT: a stricter threshold keeps no more candidate faces (the work
+ * area's count, before the 35-face cap), and the faces it reports are real.
+ */
+static void test_lhit(void)
+{
+    static const uint32_t lhits[] = { 0, 5, 9 };
+    uint32_t records[G_N_ELEMENTS(lhits)];
+    Box truth[64];
+    QTestState *qts;
+    uint32_t dnum, dnum9;
+    unsigned int i;
+    int n;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    for (i = 0; i < G_N_ELEMENTS(lhits); i++) {
+        qts = detect_fixture("lfw-60", 0, lhits[i], &dnum);
+        records[i] = qtest_readl(qts, WORK_ADDR + 28);
+        g_test_message("LHIT %u: %u candidates", lhits[i], records[i]);
+        if (i > 0) {
+            g_assert_cmpuint(records[i], <=, records[i - 1]);
+        }
+        qtest_quit(qts);
+    }
+    g_assert_cmpuint(records[2], <, records[0]);
+
+    n = load_truth("lfw-15", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-15", 0, 5, &dnum);
+    qtest_quit(qts);
+    qts = detect_fixture("lfw-15", 0, 9, &dnum9);
+    g_assert_cmpuint(dnum9, >=, 1);
+    g_assert_cmpuint(dnum9, <=, dnum);
+    check_faces(qts, dnum9, truth, n);
+    qtest_quit(qts);
+}
+
+/*
+ * A region of interest away from the origin: the faces come in picture
+ * coordinates. The largest origin with the smallest and largest sizes.
+ */
+static void test_roi(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    /* around the face, from (100,20) */
+    g_assert_cmpfloat(t.x, >, 100);
+    g_assert_cmpfloat(t.y, >, 20);
+    g_assert_cmpfloat(t.x + t.w, <, 100 + 120);
+    g_assert_cmpfloat(t.y + t.h, <, 20 + 100);
+    wr(qts, FD_STARTX, 100);
+    wr(qts, FD_STARTY, 20);
+    wr(qts, FD_SIZEX, 120);
+    wr(qts, FD_SIZEY, 100);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+
+    /* boundary values are accepted */
+    wr(qts, FD_STARTX, 160);
+    wr(qts, FD_SIZEX, 160);
+    wr(qts, FD_STARTY, 120);
+    wr(qts, FD_SIZEY, 120);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    wr(qts, FD_SIZEX, 20);
+    wr(qts, FD_SIZEY, 20);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    wr(qts, FD_STARTX, 0);
+    wr(qts, FD_STARTY, 0);
+    wr(qts, FD_SIZEX, 320);
+    wr(qts, FD_SIZEY, 240);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/* The work area: statistics and every face record. */
+static void test_work_area(void)
+{
+    Box truth[64];
+    QTestState *qts;
+    uint32_t dnum, scans, windows, raw, groups, n, i;
+    int marked;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    marked = load_truth("lfw-15", truth, G_N_ELEMENTS(truth));
+    qts = detect_fixture("lfw-15", 0, 5, &dnum);
+    g_assert_cmpuint(dnum, ==, 15);
+    scans = qtest_readl(qts, WORK_ADDR + 12);
+    windows = qtest_readl(qts, WORK_ADDR + 16);
+    raw = qtest_readl(qts, WORK_ADDR + 20);
+    groups = qtest_readl(qts, WORK_ADDR + 24);
+    n = qtest_readl(qts, WORK_ADDR + 28);
+    g_test_message("scans %u windows %u raw hits %u groups %u records %u",
+                   scans, windows, raw, groups, n);
+    g_assert_cmpuint(scans, >=, 1);
+    g_assert_cmpuint(windows, >, raw);
+    g_assert_cmpuint(raw, >=, groups);
+    g_assert_cmpuint(groups, >=, n);
+    g_assert_cmpuint(n, >=, dnum);
+    for (i = 0; i < n; i++) {
+        uint64_t rec = WORK_ADDR + WORK_HDR + i * WORK_REC;
+
+        if (i < dnum) {
+            /* the reported faces, field by field */
+            g_assert_cmpuint(qtest_readw(qts, rec), ==, rd(qts, FD_CENTERX(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 2), ==,
+                             rd(qts, FD_CENTERY(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 4), ==,
+                             rd(qts, FD_CONFSIZE(i)) & 0xff);
+            g_assert_cmpuint(qtest_readw(qts, rec + 6), ==,
+                             rd(qts, FD_ANGLE(i)));
+            g_assert_cmpuint(qtest_readw(qts, rec + 8), ==,
+                             rd(qts, FD_CONFSIZE(i)) >> 8);
+        }
+        g_assert_cmpuint(qtest_readw(qts, rec + 6), <, 360);
+        g_assert_cmpuint(qtest_readw(qts, rec + 8), <=, 9);
+        g_assert_cmpuint(qtest_readw(qts, rec + 10), ==, 0);
+        g_assert_cmpuint(qtest_readl(qts, rec + 12), >=, 1);
+    }
+    check_faces(qts, dnum, truth, marked);
+    qtest_quit(qts);
+}
+
+/*
+ * 32-bit registers only: the memory core rejects 8- and 16-bit accesses
+ * (a CPU takes an external abort; here, reads give 0 and writes are
+ * dropped). Unknown registers read 0 and ignore writes.
+ */
+static void test_access_sizes(void)
+{
+    static const uint32_t unknown[] = { 0x008, 0x0a0, 0x100, 0x3f0, 0xf14,
+                                        0xffc };
+    QTestState *qts = start(NULL);
+    unsigned int i;
+
+    g_assert_cmphex(qtest_readb(qts, FDIF_BASE + REVISION), ==, 0);
+    g_assert_cmphex(qtest_readw(qts, FDIF_BASE + REVISION), ==, 0);
+    g_assert_cmphex(qtest_readw(qts, FDIF_BASE + REVISION + 2), ==, 0);
+    g_assert_cmphex(rd(qts, REVISION), ==, 0x50000201);
+    qtest_writeb(qts, FDIF_BASE + FD_LHIT, 9);
+    qtest_writew(qts, FDIF_BASE + FD_LHIT, 9);
+    g_assert_cmphex(rd(qts, FD_LHIT), ==, 5);
+    qtest_writeb(qts, FDIF_BASE + SYSCONFIG, 0x14);
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0);
+    for (i = 0; i < G_N_ELEMENTS(unknown); i++) {
+        wr(qts, unknown[i], 0xffffffff);
+        g_assert_cmphex(rd(qts, unknown[i]), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
+/* Master standby requested while busy: HDSHK only once the job is over. */
+static void test_hdshk_busy(void)
+{
+    QTestState *qts = start("frame-time-us=20000");
+
+    program(qts, PIC_ADDR, WORK_ADDR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    wr(qts, FDIF_CTRL, (0xa << 1) | 1);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, (0xa << 1) | 1);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+    g_assert_cmphex(rd(qts, FDIF_CTRL), ==, (0xa << 1) | 1 | (1 << 5));
+    qtest_quit(qts);
+}
+
+/* frame-time-us=0: as fast as the host, the same faces. */
+static void test_frame_time_zero(void)
+{
+    QTestState *qts;
+    Box t;
+    bool real;
+    uint8_t *pic = load_picture(&real);
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    qts = start("frame-time-us=0");
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmpuint(rd(qts, EMU_FRAME_TIME), ==, 0);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -830,10 +1776,31 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/fault/hang", test_fault_hang);
     qtest_add_func("/omap4-fdif/fault/err", test_fault_err);
     qtest_add_func("/omap4-fdif/fault/spurious", test_fault_spurious);
+    qtest_add_func("/omap4-fdif/fault/spurious-srst", test_fault_spurious_srst);
     qtest_add_func("/omap4-fdif/fault/dma", test_fault_dma);
     qtest_add_func("/omap4-fdif/test-regs", test_test_regs);
     qtest_add_func("/omap4-fdif/bad-model", test_bad_model);
     qtest_add_func("/omap4-fdif/dtb", test_dtb);
+    qtest_add_func("/omap4-fdif/run-srst-storm", test_run_srst_storm);
+    qtest_add_func("/omap4-fdif/run-after-srst", test_run_after_srst);
+    qtest_add_func("/omap4-fdif/migrate/busy", test_migrate_busy);
+    qtest_add_func("/omap4-fdif/migrate/fault", test_migrate_fault);
+    qtest_add_func("/omap4-fdif/migrate/spurious", test_migrate_spurious);
+    qtest_add_func("/omap4-fdif/migrate/legacy", test_migrate_legacy);
+    qtest_add_func("/omap4-fdif/migrate/idle", test_migrate_idle);
+    qtest_add_func("/omap4-fdif/stopped-vm", test_stopped_vm);
+    qtest_add_func("/omap4-fdif/replay-blocked", test_replay_blocked);
+    qtest_add_func("/omap4-fdif/dma-not-ram", test_dma_not_ram);
+    qtest_add_func("/omap4-fdif/reset-test-regs", test_reset_test_regs);
+    qtest_add_func("/omap4-fdif/fault/bad-params", test_fault_bad_params);
+    qtest_add_func("/omap4-fdif/properties", test_properties);
+    qtest_add_func("/omap4-fdif/dcond", test_dcond);
+    qtest_add_func("/omap4-fdif/lhit", test_lhit);
+    qtest_add_func("/omap4-fdif/roi", test_roi);
+    qtest_add_func("/omap4-fdif/work-area", test_work_area);
+    qtest_add_func("/omap4-fdif/access-sizes", test_access_sizes);
+    qtest_add_func("/omap4-fdif/hdshk-busy", test_hdshk_busy);
+    qtest_add_func("/omap4-fdif/frame-time-zero", test_frame_time_zero);
 
     return g_test_run();
 }

@@ -9,6 +9,7 @@
 #define HW_MISC_OMAP4_FDIF_H
 
 #include "hw/sysbus.h"
+#include "exec/memory.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
 
@@ -39,12 +40,19 @@ typedef struct Omap4FdifFace {
 
 typedef struct Omap4FdifJob Omap4FdifJob;
 
+/* Detector contexts (~1.9 MB each) kept for reuse; more are freed. */
+#define OMAP4_FDIF_CTX_POOL_MAX 1
+
 struct Omap4FdifState {
     SysBusDevice parent_obj;
 
     MemoryRegion iomem;
     qemu_irq irq;
     QEMUTimer timer;
+    QEMUBH *bh;                 /* work deferred until the VM runs */
+    VMChangeStateEntry *vmse;
+    MemoryRegion *dma_mr;       /* "memory" link: what the DMA sees */
+    AddressSpace dma_as;
 
     /* registers */
     uint32_t sysconfig;
@@ -54,23 +62,45 @@ struct Omap4FdifState {
     uint32_t dnum, dcond, startx, starty, sizex, sizey, lhit;
     Omap4FdifFace faces[OMAP4_FDIF_MAX_FACES];
 
-    /* job state */
+    /* the active job (migrated while busy) */
     bool busy;              /* RUN accepted, FINISH/ERR not raised yet */
     bool model_done;        /* the timing model's time has passed */
     bool spurious;          /* a spurious IRQ is being signalled */
     bool spurious_done;     /* ... and was, for this job */
     uint32_t job_fault;     /* fault mode of the running job */
+    int64_t start_ns;       /* virtual time of its RUN */
+    uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
     uint32_t jobs;          /* jobs completed since reset */
-    uint64_t generation;    /* bumped by resets: stale workers are dropped */
-    Omap4FdifJob *result;   /* a finished worker's job, waiting for the model */
-    void *ctx_pool;         /* GSList of idle detector contexts */
 
-    /* properties */
-    char *model_path;
+    /*
+     * Host side, not migrated: at most one detector worker runs (the
+     * active job's, or a discarded one's that was told to stop) and at
+     * most one job waits for it.
+     */
+    uint64_t generation;    /* bumped by resets: stale workers are dropped */
+    Omap4FdifJob *worker;   /* the job on the thread pool */
+    Omap4FdifJob *pending;  /* the active job, waiting for a stale worker */
+    Omap4FdifJob *result;   /* the active job's worker, finished */
+    bool need_worker;       /* busy, but no worker yet (after migration) */
+    bool job_loaded;        /* the "job" subsection came with the state */
+    bool reread_picture;    /* ... it did not: read the picture again */
+    void *ctx_pool;         /* GSList of idle detector contexts */
+    uint32_t workers;       /* QOM "workers": 0 or 1 */
+    uint32_t contexts;      /* QOM "contexts": detector contexts allocated */
+    uint32_t stale_dropped; /* QOM "stale-dropped": discarded results */
+
+    /* EMU_* registers: set from the properties at reset */
     uint32_t frame_time_us;
     uint32_t fault;
     uint32_t fault_jobs;
+
+    /* properties */
+    char *model_path;
+    uint32_t prop_frame_time_us;
+    uint32_t prop_fault;
+    uint32_t prop_fault_jobs;
     bool test_regs;
+    bool migrate_job;       /* x-migrate-job: send the "job" subsection */
 
     void *model;            /* struct facedet_model */
 };
