@@ -33,6 +33,7 @@ stage_build() {
 	local out="$RESULTS/build" n=0 fail=0
 	step() { # step NAME CMD...
 		n=$((n + 1))
+		progress "build: $1 (log: $out/$n.log)"
 		if "${@:2}" > "$out/$n.log" 2>&1; then
 			echo "ok $n - $1"
 		else

@@ -18,13 +18,18 @@ result into 'not ok', skip a test (in a strict run); for every stage: it
 did not run, timed out, or exited non-zero. Prints TAP.
 """
 import argparse
+import contextlib
+import importlib.util
+import io
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+
+SUMMARY = None
 
 
 def read_manifest(path):
@@ -129,16 +134,35 @@ def set_stage(root, stage, status):
             f.write("\t".join(r) + "\n")
 
 
+def load_summary(src):
+    """scripts/summary.py as a module: its main() is run in this process
+    (hundreds of runs; a new interpreter each time is too slow)."""
+    spec = importlib.util.spec_from_file_location(
+        "summary", os.path.join(src, "scripts", "summary.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def summary(src, manifest, root, strict, not_run=()):
-    cmd = [sys.executable, os.path.join(src, "scripts", "summary.py"),
-           "--manifest", manifest, root]
+    """(exit status, failed count or None) of summary.py on @root"""
+    args = ["summary.py", "--manifest", manifest, root]
     for s in not_run:
-        cmd[2:2] = ["--not-run", s]
+        args[1:1] = ["--not-run", s]
     if strict:
-        cmd.insert(2, "--strict")
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", p.stdout, re.M)
-    return p.returncode, int(m.group(2)) if m else None
+        args.insert(1, "--strict")
+    out = io.StringIO()
+    saved = sys.argv
+    sys.argv = args
+    try:
+        with contextlib.redirect_stdout(out):
+            rc = SUMMARY.main()
+    except SystemExit as e:
+        rc = e.code
+    finally:
+        sys.argv = saved
+    m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", out.getvalue(), re.M)
+    return rc, int(m.group(2)) if m else None
 
 
 def main():
@@ -147,6 +171,8 @@ def main():
     ap.add_argument("--results")
     ap.add_argument("--not-run", action="append", default=[])
     a = ap.parse_args()
+    global SUMMARY
+    SUMMARY = load_summary(a.source_root)
     manifest = os.path.join(a.source_root, "tests", "manifest.tsv")
     files, stages = read_manifest(manifest)
     files = [f for f in files if f[0] not in a.not_run]
