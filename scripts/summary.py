@@ -77,7 +77,8 @@ def meson_tests(path):
             r = json.loads(line)
             out = r.get("stdout") or ""
             tap = out if any(PLAN.match(l) for l in out.splitlines()) else None
-            tests["testlog.json:" + r["name"]] = (tap, r["result"])
+            # meson names a test 'PROJECT:SUITE / NAME'
+            tests["testlog.json:" + r["name"].rsplit(" / ", 1)[-1]] = (tap, r["result"])
     return tests
 
 
