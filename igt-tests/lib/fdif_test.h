@@ -73,6 +73,9 @@ int64_t fdif_now_ns(void);
 /* Fault injection through the emulated device (QEMU test-regs=on). */
 bool fdif_emu_available(void);
 int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs);
+/* The device's time for a full 320x240 frame (scaled by the ROI's area). */
+int fdif_emu_frame_time(uint32_t us);
+#define FDIF_EMU_FRAME_TIME_DEFAULT	15000
 
 /*
  * FDIF_DEV_FIXTURE(name) - the fixture most tests share: self->fd is an

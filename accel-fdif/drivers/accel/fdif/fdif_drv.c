@@ -20,6 +20,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include <uapi/drm/fdif_accel.h>
@@ -197,6 +198,9 @@ static int fdif_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, fdev);
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
+	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
+	if (ret)
+		return ret;
 
 	/* no IOMMU, 32-bit address registers */
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));

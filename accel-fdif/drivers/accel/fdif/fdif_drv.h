@@ -55,6 +55,9 @@ struct fdif_stats {
  * @fence_lock: lock of the hardware fences
  * @job_lock: protects @active between the IRQ and the timeout handler
  * @active: the job on the hardware, or NULL
+ * @reset_lock: serialises the timeout handler, the reset it does and
+ *	fdif_job_abort_active() on unbind, so that exactly one of them ends
+ *	the job on the hardware
  * @stats: counters
  */
 struct fdif_device {
@@ -70,6 +73,8 @@ struct fdif_device {
 
 	spinlock_t job_lock;	/* protects @active */
 	struct fdif_job *active;
+
+	struct mutex reset_lock;	/* timeout, reset and remove */
 
 	struct fdif_stats stats;
 };

@@ -220,53 +220,101 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	return dma_fence_get(fence);
 }
 
+/*
+ * Put a job the timeout handler does not reset back on the pending list.
+ * drm_sched_job_timedout() in 6.12 took it off before calling us, and only
+ * drm_sched_stop() puts it back: a handler that returns without stopping
+ * the scheduler must do it itself, or the job is never freed (as
+ * etnaviv_sched_timedout_job() does; newer schedulers do this for
+ * DRM_GPU_SCHED_STAT_NO_HANG).
+ */
+static void fdif_job_reinsert(struct drm_sched_job *sched_job)
+{
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+
+	spin_lock(&sched->job_list_lock);
+	list_add(&sched_job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+}
+
+/* The job on the hardware timed out: a lost interrupt, or a real hang. */
+static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
+{
+	u32 events = fdif_hw_take_pending(fdev);
+
+	if (events) {
+		atomic64_inc(&fdev->stats.missed_irqs);
+		drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
+		fdif_job_done(fdev, events);
+		return;
+	}
+	atomic64_inc(&fdev->stats.timeouts);
+	atomic64_inc(&fdev->stats.resets);
+	drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
+		job->seqno);
+	fdif_hw_init(fdev);
+	fdif_take_active(fdev);
+	fdif_job_signal(job, -ETIMEDOUT);
+	fdif_pm_idle(fdev);
+}
+
 static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct fdif_job *job = to_fdif_job(sched_job);
 	struct fdif_device *fdev = job->fdev;
-	bool active;
-	u32 events;
+	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	bool present, owned;
 	int idx;
 
+	mutex_lock(&fdev->reset_lock);
 	/*
-	 * Park the scheduler first: once the guilty job's fence signals, the
-	 * next job must not reach the hardware before the reset is done, nor
-	 * be mistaken by drm_sched_stop() for a job that lost its fence.
+	 * Park the scheduler's work: every job on the pending list has been
+	 * through run_job (its hardware fence is initialised), and no next
+	 * job reaches the hardware while we look at this one or reset it.
 	 */
 	drm_sched_wqueue_stop(&fdev->sched);
 
-	if (drm_dev_enter(&fdev->drm, &idx)) {
+	present = drm_dev_enter(&fdev->drm, &idx);
+	if (present)
 		disable_irq(fdev->irq);
-		spin_lock_irq(&fdev->job_lock);
-		active = fdev->active == job;
-		spin_unlock_irq(&fdev->job_lock);
+	spin_lock_irq(&fdev->job_lock);
+	owned = fdev->active == job;
+	spin_unlock_irq(&fdev->job_lock);
 
-		if (active) {
-			events = fdif_hw_take_pending(fdev);
-			if (events) {
-				atomic64_inc(&fdev->stats.missed_irqs);
-				drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
-				fdif_job_done(fdev, events);
-			} else {
-				atomic64_inc(&fdev->stats.timeouts);
-				atomic64_inc(&fdev->stats.resets);
-				drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
-					job->seqno);
-				fdif_hw_init(fdev);
-				fdif_take_active(fdev);
-				fdif_job_signal(job, -ETIMEDOUT);
-				fdif_pm_idle(fdev);
-			}
-		}
+	if (!owned) {
+		/*
+		 * Its interrupt came as its timer fired (or the unbind ended
+		 * it): the hardware fence has signalled, or is being signalled
+		 * by whoever took it off the hardware, and the next job may
+		 * already run. Nothing to recover; stopping the scheduler now
+		 * would cancel that next job under the hardware.
+		 */
+	} else if (!present) {
+		/*
+		 * Unplugged, and the job is still on the hardware:
+		 * fdif_job_abort_active(), called from remove under
+		 * reset_lock after us, resets the module and ends it with
+		 * -ENODEV.
+		 */
+		stat = DRM_GPU_SCHED_STAT_ENODEV;
+	} else {
+		fdif_job_hang(fdev, job);
+	}
+	if (present) {
 		enable_irq(fdev->irq);
 		drm_dev_exit(idx);
 	}
-	/* else: unplugged, fdif_job_abort_active() ended the job */
 
-	/* the guilty job is done: let the scheduler retire it and go on */
-	drm_sched_stop(&fdev->sched, sched_job);
-	drm_sched_start(&fdev->sched);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	/*
+	 * Whichever way it went, the job's hardware fence has signalled or
+	 * will be by its owner, which retires it through the scheduler's
+	 * callback: no drm_sched_stop()/drm_sched_start() (which would drop
+	 * and cancel the hardware fence of a next job already running).
+	 */
+	fdif_job_reinsert(sched_job);
+	drm_sched_wqueue_start(&fdev->sched);
+	mutex_unlock(&fdev->reset_lock);
+	return stat;
 }
 
 static void fdif_free_job(struct drm_sched_job *sched_job)
@@ -324,6 +372,8 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 {
 	struct fdif_job *job;
 
+	/* after a timeout handler that saw the job, or before one that won't */
+	mutex_lock(&fdev->reset_lock);
 	disable_irq(fdev->irq);
 	job = fdif_take_active(fdev);
 	if (job) {
@@ -333,6 +383,7 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 		fdif_pm_idle(fdev);
 	}
 	enable_irq(fdev->irq);
+	mutex_unlock(&fdev->reset_lock);
 }
 
 /*
