@@ -66,6 +66,7 @@ struct fdif_out_sync {
  * @seqno: sequence number on its file
  * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
  * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
+ * @pm_ref: holds a runtime PM reference, from submit to free
  * @start: when it was started on the hardware
  */
 struct fdif_job {
@@ -79,6 +80,7 @@ struct fdif_job {
 	u64 seqno;
 	struct dma_fence *hw_fence;
 	bool hw_fence_init;
+	bool pm_ref;
 	ktime_t start;
 };
 
@@ -102,10 +104,18 @@ static const struct dma_fence_ops fdif_fence_ops = {
 	.get_timeline_name = fdif_fence_timeline_name,
 };
 
+static void fdif_pm_idle(struct fdif_device *fdev)
+{
+	pm_runtime_mark_last_busy(fdev->drm.dev);
+	pm_runtime_put_autosuspend(fdev->drm.dev);
+}
+
 static void fdif_job_free(struct fdif_job *job)
 {
 	int i;
 
+	if (job->pm_ref)
+		fdif_pm_idle(job->fdev);
 	for (i = 0; i < FDIF_BO_COUNT; i++)
 		if (job->bos[i])
 			drm_gem_object_put(job->bos[i]);
@@ -149,12 +159,6 @@ static struct fdif_job *fdif_take_active(struct fdif_device *fdev)
 	return job;
 }
 
-static void fdif_pm_idle(struct fdif_device *fdev)
-{
-	pm_runtime_mark_last_busy(fdev->drm.dev);
-	pm_runtime_put_autosuspend(fdev->drm.dev);
-}
-
 /**
  * fdif_job_done() - the hardware raised FINISH or ERR for the active job
  * @fdev: the device
@@ -165,10 +169,14 @@ static void fdif_pm_idle(struct fdif_device *fdev)
  */
 void fdif_job_done(struct fdif_device *fdev, u32 events)
 {
-	struct fdif_job *job = fdif_take_active(fdev);
+	struct fdif_job *job;
+	bool cookie;
 
+	cookie = dma_fence_begin_signalling();
+	job = fdif_take_active(fdev);
 	if (!job) {
 		atomic64_inc(&fdev->stats.spurious_irqs);
+		dma_fence_end_signalling(cookie);
 		return;
 	}
 	if (events & FDIF_IRQ_ERR) {
@@ -179,7 +187,7 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 		fdif_hw_read_results(fdev, job->result);
 		fdif_job_signal(job, 0);
 	}
-	fdif_pm_idle(fdev);
+	dma_fence_end_signalling(cookie);
 }
 
 static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
@@ -188,28 +196,23 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	struct fdif_device *fdev = job->fdev;
 	struct dma_fence *fence = job->hw_fence;
 	int err = sched_job->s_fence->finished.error;
-	bool entered = false;
+	bool cookie;
 	int idx;
 
+	/* the device is powered: the job holds a PM reference since submit */
+	cookie = dma_fence_begin_signalling();
 	dma_fence_init(fence, &fdif_fence_ops, &fdev->fence_lock,
 		       fdev->fence_context, ++fdev->fence_seqno);
 	job->hw_fence_init = true;
 	job->start = ktime_get();
 
-	if (!err) {
-		entered = drm_dev_enter(&fdev->drm, &idx);
-		if (!entered)
-			err = -ENODEV;	/* unplugged: fail what is still queued */
-		else if (pm_runtime_resume_and_get(fdev->drm.dev) < 0)
-			err = -EIO;
-	}
+	if (!err && !drm_dev_enter(&fdev->drm, &idx))
+		err = -ENODEV;	/* unplugged: fail what is still queued */
 	if (err) {
 		/* cancelled, or no hardware to run it on */
-		if (entered)
-			drm_dev_exit(idx);
 		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, err);
-		return dma_fence_get(fence);
+		goto out;
 	}
 
 	spin_lock_irq(&fdev->job_lock);
@@ -217,6 +220,8 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	spin_unlock_irq(&fdev->job_lock);
 	fdif_hw_run(fdev, job->picaddr, job->wkaddr, &job->hw);
 	drm_dev_exit(idx);
+out:
+	dma_fence_end_signalling(cookie);
 	return dma_fence_get(fence);
 }
 
@@ -255,7 +260,6 @@ static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
 	fdif_hw_init(fdev);
 	fdif_take_active(fdev);
 	fdif_job_signal(job, -ETIMEDOUT);
-	fdif_pm_idle(fdev);
 }
 
 static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
@@ -263,7 +267,7 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	struct fdif_job *job = to_fdif_job(sched_job);
 	struct fdif_device *fdev = job->fdev;
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
-	bool present, owned;
+	bool present, owned, cookie;
 	int idx;
 
 	mutex_lock(&fdev->reset_lock);
@@ -277,6 +281,8 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	present = drm_dev_enter(&fdev->drm, &idx);
 	if (present)
 		disable_irq(fdev->irq);
+	/* from here to enable_irq(): reset and signal, no waits, no allocation */
+	cookie = dma_fence_begin_signalling();
 	spin_lock_irq(&fdev->job_lock);
 	owned = fdev->active == job;
 	spin_unlock_irq(&fdev->job_lock);
@@ -300,6 +306,7 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	} else {
 		fdif_job_hang(fdev, job);
 	}
+	dma_fence_end_signalling(cookie);
 	if (present) {
 		enable_irq(fdev->irq);
 		drm_dev_exit(idx);
@@ -371,17 +378,19 @@ int fdif_sched_init(struct fdif_device *fdev)
 void fdif_job_abort_active(struct fdif_device *fdev)
 {
 	struct fdif_job *job;
+	bool cookie;
 
 	/* after a timeout handler that saw the job, or before one that won't */
 	mutex_lock(&fdev->reset_lock);
 	disable_irq(fdev->irq);
+	cookie = dma_fence_begin_signalling();
 	job = fdif_take_active(fdev);
 	if (job) {
 		fdif_hw_init(fdev);
 		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, -ENODEV);
-		fdif_pm_idle(fdev);
 	}
+	dma_fence_end_signalling(cookie);
 	enable_irq(fdev->irq);
 	mutex_unlock(&fdev->reset_lock);
 }
@@ -390,6 +399,20 @@ void fdif_job_abort_active(struct fdif_device *fdev)
  * Look a BO up and check that @len bytes at @offset lie inside it, at an
  * address the 32-bit, @align-aligned address registers can take.
  */
+static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
+{
+	int ret, idx;
+
+	if (!drm_dev_enter(&fdev->drm, &idx))
+		return -ENODEV;
+	ret = pm_runtime_resume_and_get(fdev->drm.dev);
+	drm_dev_exit(idx);
+	if (ret < 0)
+		return ret;
+	job->pm_ref = true;
+	return 0;
+}
+
 static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 			  enum fdif_bo_role role, u32 handle, u32 offset,
 			  size_t len, u32 align, dma_addr_t *addr)
@@ -593,6 +616,15 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	fdif_params_pack(args, &job->hw);
 
 	ret = fdif_lookup_bos(file, job, args);
+	if (ret)
+		goto err_free;
+
+	/*
+	 * Power the device up here, where we may sleep and take the PM
+	 * core's locks, not in run_job (the fence signalling path): the
+	 * reference is dropped when the job is freed.
+	 */
+	ret = fdif_job_pm_get(fdev, job);
 	if (ret)
 		goto err_free;
 
