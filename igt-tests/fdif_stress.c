@@ -532,6 +532,90 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
 	       ROUNDS, timedout, nodev);
 }
 
+/*
+ * Jobs dropped with their file when the process is killed never reach the
+ * hardware (issue 11, 6): their result must say -ECANCELED, as the uAPI
+ * documents, not keep whatever the BO held. The result BOs belong to this
+ * process (exported to the child), so they outlive the child's file.
+ */
+TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
+{
+	enum { JOBS = 4 };
+	struct fdif_bo res[JOBS];
+	int fd = fdif_open(), bufs[JOBS], pipefd[2], i, status, cancelled = 0;
+	pid_t pid;
+	char c;
+
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < JOBS; i++) {
+		struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+
+		ASSERT_EQ(0, fdif_bo_new(fd, sizeof(struct drm_fdif_result), &res[i]));
+		memset(res[i].map, 0xa5, res[i].size);
+		exp.handle = res[i].handle;
+		ASSERT_EQ(0, fdif_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+		bufs[i] = exp.fd;
+	}
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct fdif_job_bos j;
+		struct drm_fdif_submit s;
+		int cfd = fdif_open();
+
+		if (cfd < 0 || fdif_job_bos_new(cfd, &j) ||
+		    fdif_load_picture("astronaut", j.pic.map))
+			_exit(1);
+		fdif_submit_init(&s, &j);
+		s.roi = face_roi;
+		/* the first hangs (2 s), the others wait behind it */
+		for (i = 0; i < JOBS; i++) {
+			struct drm_prime_handle imp = { .fd = bufs[i] };
+
+			if (fdif_ioctl(cfd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp))
+				_exit(2);
+			s.result_handle = imp.handle;
+			if (fdif_submit(cfd, &s))
+				_exit(3);
+		}
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(4);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	usleep(100000);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	for (i = 0; i < JOBS; i++) {
+		struct drm_fdif_result *r = res[i].map;
+
+		ASSERT_EQ(0, fdif_bo_wait(fd, res[i].handle, WAIT_NS));
+		if (i == 0) {
+			/* on the hardware when the process died: it ran */
+			EXPECT_EQ(-ETIMEDOUT, r->status);
+		} else {
+			EXPECT_EQ(-ECANCELED, r->status) TH_LOG("job %d: status %d (0x%x)",
+								i, r->status, r->status);
+			EXPECT_EQ(0, r->count);
+			cancelled += r->status == -ECANCELED;
+		}
+		close(bufs[i]);
+		fdif_bo_free(fd, &res[i]);
+	}
+	ASSERT_TRUE(all_accounted(10000));
+	TH_LOG("killed with %d jobs queued behind a hang: %d report -ECANCELED", JOBS - 1,
+	       cancelled);
+	close(fd);
+}
+
 static uint64_t rnd(void)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;

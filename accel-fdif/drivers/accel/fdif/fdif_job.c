@@ -67,6 +67,7 @@ struct fdif_out_sync {
  * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
  * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
  * @pm_ref: holds a runtime PM reference, from submit to free
+ * @scheduled_cb: on the scheduled fence, to report a job that never ran
  * @start: when it was started on the hardware
  */
 struct fdif_job {
@@ -81,6 +82,7 @@ struct fdif_job {
 	struct dma_fence *hw_fence;
 	bool hw_fence_init;
 	bool pm_ref;
+	struct dma_fence_cb scheduled_cb;
 	ktime_t start;
 };
 
@@ -188,6 +190,26 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 		fdif_job_signal(job, 0);
 	}
 	dma_fence_end_signalling(cookie);
+}
+
+/*
+ * The scheduled fence signals after run_job() for a job that ran, and for
+ * one dropped with its entity (its process was killed with jobs queued)
+ * once its dependencies are done, just before its finished fence: then
+ * its result must say so, as the uAPI documents, rather than keep what
+ * the BO held. No one else writes that result any more.
+ */
+static void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct fdif_job *job = container_of(cb, struct fdif_job, scheduled_cb);
+	struct drm_fdif_result *res = job->result;
+
+	if (job->hw_fence_init)
+		return;	/* run_job() or its completion wrote the result */
+	res->status = -ECANCELED;
+	res->count = 0;
+	res->seqno = job->seqno;
+	atomic64_inc(&job->fdev->stats.cancelled);
 }
 
 static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
@@ -675,6 +697,9 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	atomic64_inc(&fdev->stats.submitted);
 	args->seqno = job->seqno;
+	/* cannot fail: the job is not pushed yet */
+	dma_fence_add_callback(&job->base.s_fence->scheduled,
+			       &job->scheduled_cb, fdif_job_scheduled);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ffile->submit_lock);
 	drm_gem_unlock_reservations(objs, n, &ctx);
