@@ -601,6 +601,19 @@ static int fdif_unique_bos(struct fdif_job *job, struct drm_gem_object **objs,
 	return n;
 }
 
+/*
+ * A sync_file allocated before the job is armed, on a placeholder fence:
+ * past drm_sched_job_arm() the job must be pushed, and nothing may fail.
+ */
+static struct sync_file *fdif_sync_file_alloc(void)
+{
+	struct dma_fence *stub = dma_fence_get_stub();
+	struct sync_file *sync_file = sync_file_create(stub);
+
+	dma_fence_put(stub);
+	return sync_file;
+}
+
 int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct fdif_device *fdev = to_fdif_device(drm);
@@ -672,6 +685,11 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 			ret = fd;
 			goto err_cleanup;
 		}
+		sync_file = fdif_sync_file_alloc();
+		if (!sync_file) {
+			ret = -ENOMEM;
+			goto err_cleanup;
+		}
 	}
 
 	n = fdif_unique_bos(job, objs, write);
@@ -695,6 +713,11 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	for (i = 0; i < n; i++)
 		dma_resv_add_fence(objs[i]->resv, done, write[i] ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	if (sync_file) {
+		/* not visible to anyone yet: swap the placeholder for the job */
+		dma_fence_put(sync_file->fence);
+		sync_file->fence = dma_fence_get(done);
+	}
 	atomic64_inc(&fdev->stats.submitted);
 	args->seqno = job->seqno;
 	/* cannot fail: the job is not pushed yet */
@@ -708,24 +731,25 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 		fdif_signal_out_syncs(out, args->out_sync_count, done);
 		fdif_out_syncs_free(out, args->out_sync_count);
 	}
-	ret = 0;
-	if (fd >= 0) {
-		/* the job is queued either way; only the fd can fail here */
-		sync_file = sync_file_create(done);
-		if (sync_file) {
-			fd_install(fd, sync_file->file);
-			args->fence_fd = fd;
-		} else {
-			put_unused_fd(fd);
-			ret = -ENOMEM;
-		}
+	/*
+	 * Nothing fails past drm_sched_job_arm(). The fd is installed last;
+	 * drm_ioctl() copies fence_fd out after we return, so a caller whose
+	 * arguments are not writable gets -EFAULT with the fd in its table
+	 * (as with every DRM driver's out-fence: the handler never sees the
+	 * user pointer).
+	 */
+	if (sync_file) {
+		fd_install(fd, sync_file->file);
+		args->fence_fd = fd;
 	}
 	dma_fence_put(done);
-	return ret;
+	return 0;
 
 err_unlock:
 	drm_gem_unlock_reservations(objs, n, &ctx);
 err_cleanup:
+	if (sync_file)
+		fput(sync_file->file);
 	if (fd >= 0)
 		put_unused_fd(fd);
 	if (out)
