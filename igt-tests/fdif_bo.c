@@ -173,4 +173,28 @@ TEST_F(dev, bo_wait_busy)
 	fdif_job_bos_free(self->fd, &j);
 }
 
+/*
+ * The longest timeout there is on a busy BO (issue 11, 4): it returns when
+ * the job ends, like any other, and the conversion to jiffies must not
+ * wrap (it did on 32-bit ARM, where it tripped dma_fence_wait_timeout()'s
+ * WARN on a negative timeout).
+ */
+TEST_F(dev, bo_wait_busy_huge_timeout)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+	int64_t t0;
+
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_submit_init(&s, &j);
+	ASSERT_EQ(0, fdif_submit(self->fd, &s));
+	t0 = fdif_now_ns();
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, INT64_MAX));
+	EXPECT_LT(fdif_now_ns() - t0, 30000000000ll);
+	EXPECT_EQ(0, ((struct drm_fdif_result *)j.result.map)->status);
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
+	fdif_job_bos_free(self->fd, &j);
+}
+
 TEST_HARNESS_MAIN

@@ -8,7 +8,9 @@
 
 #include <linux/bitfield.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/sched.h>
 
 #include <uapi/drm/fdif_accel.h>
 
@@ -122,4 +124,27 @@ void fdif_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 	obj->confidence = fdif_confidence_normalize(raw);
 	obj->object_class = DRM_FDIF_CLASS_FACE;
 	obj->pad = 0;
+}
+
+/**
+ * fdif_timeout_to_jiffies() - BO_WAIT's relative timeout for dma_resv
+ * @timeout_ns: the timeout, 0 (poll) or positive
+ *
+ * Rounds up, so that a short timeout still waits, and clamps as
+ * drm_timeout_abs_to_jiffies() does: on 32-bit ARM a long timeout does
+ * not fit in a long of jiffies, and a truncated value could turn negative
+ * (dma_fence_wait_timeout() WARNs on that) or short.
+ *
+ * Return: 0 for 0, otherwise 1 .. MAX_SCHEDULE_TIMEOUT - 1 jiffies.
+ */
+long fdif_timeout_to_jiffies(s64 timeout_ns)
+{
+	u64 j;
+
+	if (timeout_ns <= 0)
+		return 0;
+	j = nsecs_to_jiffies64(timeout_ns);
+	if (j >= MAX_SCHEDULE_TIMEOUT - 1)
+		return MAX_SCHEDULE_TIMEOUT - 1;
+	return j + 1;
 }

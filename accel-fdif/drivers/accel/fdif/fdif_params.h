@@ -31,5 +31,6 @@ void fdif_params_pack(const struct drm_fdif_submit *args,
 void fdif_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 		      struct drm_fdif_object *obj);
 u32 fdif_confidence_normalize(u32 raw);
+long fdif_timeout_to_jiffies(s64 timeout_ns);
 
 #endif /* __FDIF_PARAMS_H__ */
