@@ -616,6 +616,19 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 	close(fd);
 }
 
+/* timeout_ms=0 would time every job out at once: refused at load */
+TEST(timeout_ms_zero_refused)
+{
+	ASSERT_EQ(0, system("rmmod fdif"));
+	ASSERT_TRUE(wait_node(0));
+	EXPECT_NE(0, system("modprobe fdif timeout_ms=0 2>/dev/null"));
+	EXPECT_NE(0, access("/dev/accel/accel0", F_OK));
+	system("rmmod fdif 2>/dev/null");
+	ASSERT_EQ(0, system("modprobe fdif timeout_ms=2000"));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
 static uint64_t rnd(void)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;

@@ -36,9 +36,29 @@
 
 #define FDIF_MAX_SYNCS		64
 
+static int fdif_timeout_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	/* 0 would time every job out at once */
+	if (!ms || ms > 600 * MSEC_PER_SEC)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = ms;
+	return 0;
+}
+
+static const struct kernel_param_ops fdif_timeout_ms_ops = {
+	.set = fdif_timeout_ms_set,
+	.get = param_get_uint,
+};
+
 static unsigned int fdif_timeout_ms = 2000;
-module_param_named(timeout_ms, fdif_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(timeout_ms, "time a job may take before the device is reset (ms)");
+module_param_cb(timeout_ms, &fdif_timeout_ms_ops, &fdif_timeout_ms, 0444);
+MODULE_PARM_DESC(timeout_ms, "time a job may take before the device is reset (ms, 1..600000)");
 
 enum fdif_bo_role {
 	FDIF_BO_PICTURE,
@@ -183,6 +203,8 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 	}
 	if (events & FDIF_IRQ_ERR) {
 		atomic64_inc(&fdev->stats.errors);
+		/* the module stopped in an unknown state: start over */
+		fdif_hw_reset(fdev);
 		fdif_job_signal(job, -EIO);
 	} else {
 		atomic64_inc(&fdev->stats.completed);
@@ -230,6 +252,10 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 
 	if (!err && !drm_dev_enter(&fdev->drm, &idx))
 		err = -ENODEV;	/* unplugged: fail what is still queued */
+	if (!err && READ_ONCE(fdev->hw_failed)) {
+		drm_dev_exit(idx);
+		err = -EIO;	/* the module did not come out of reset */
+	}
 	if (err) {
 		/* cancelled, or no hardware to run it on */
 		atomic64_inc(&fdev->stats.cancelled);
@@ -276,10 +302,9 @@ static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
 		return;
 	}
 	atomic64_inc(&fdev->stats.timeouts);
-	atomic64_inc(&fdev->stats.resets);
 	drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
 		job->seqno);
-	fdif_hw_init(fdev);
+	fdif_hw_reset(fdev);
 	fdif_take_active(fdev);
 	fdif_job_signal(job, -ETIMEDOUT);
 }
@@ -341,9 +366,58 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	 * and cancel the hardware fence of a next job already running).
 	 */
 	fdif_job_reinsert(sched_job);
-	drm_sched_wqueue_start(&fdev->sched);
+	if (!fdev->suspended)
+		drm_sched_wqueue_start(&fdev->sched);
 	mutex_unlock(&fdev->reset_lock);
 	return stat;
+}
+
+/**
+ * fdif_sched_suspend() - park the queue for system sleep
+ * @fdev: the device
+ *
+ * No job is started until fdif_sched_resume(); the one on the hardware is
+ * waited for (it ends, fails or times out).
+ *
+ * Return: 0, or -EBUSY if it did not end within twice the job timeout.
+ */
+int fdif_sched_suspend(struct fdif_device *fdev)
+{
+	struct dma_fence *fence = NULL;
+	long left = 1;
+
+	mutex_lock(&fdev->reset_lock);
+	fdev->suspended = true;
+	drm_sched_wqueue_stop(&fdev->sched);
+	spin_lock_irq(&fdev->job_lock);
+	if (fdev->active)
+		fence = dma_fence_get(fdev->active->hw_fence);
+	spin_unlock_irq(&fdev->job_lock);
+	mutex_unlock(&fdev->reset_lock);
+
+	/* not under reset_lock: the timeout handler may have to end it */
+	if (fence) {
+		left = dma_fence_wait_timeout(fence, false,
+					      2 * msecs_to_jiffies(fdif_timeout_ms));
+		dma_fence_put(fence);
+	}
+	if (left > 0)
+		return 0;
+	drm_warn(&fdev->drm, "job still running: suspend refused\n");
+	fdif_sched_resume(fdev);
+	return -EBUSY;
+}
+
+/**
+ * fdif_sched_resume() - let the queue run again after system sleep
+ * @fdev: the device
+ */
+void fdif_sched_resume(struct fdif_device *fdev)
+{
+	mutex_lock(&fdev->reset_lock);
+	fdev->suspended = false;
+	drm_sched_wqueue_start(&fdev->sched);
+	mutex_unlock(&fdev->reset_lock);
 }
 
 static void fdif_free_job(struct drm_sched_job *sched_job)
@@ -381,7 +455,7 @@ int fdif_sched_init(struct fdif_device *fdev)
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 		.credit_limit = 1,
 		.timeout = msecs_to_jiffies(fdif_timeout_ms),
-		.name = "fdif",
+		.name = dev_name(fdev->drm.dev),
 		.dev = fdev->drm.dev,
 	};
 	int ret;
@@ -408,7 +482,7 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 	cookie = dma_fence_begin_signalling();
 	job = fdif_take_active(fdev);
 	if (job) {
-		fdif_hw_init(fdev);
+		fdif_hw_reset(fdev);
 		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, -ENODEV);
 	}

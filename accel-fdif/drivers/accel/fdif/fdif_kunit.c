@@ -40,6 +40,8 @@ static void fdif_test_check_good(struct kunit *test)
 	a.lhit = 9;
 	a.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
 	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
+	/* the sizes GET_PARAM reports are the ones the check accepts */
+	KUNIT_EXPECT_EQ(test, fdif_params_min_sizes(), 0x28201914ULL);
 }
 
 static void fdif_test_check_bad(struct kunit *test)

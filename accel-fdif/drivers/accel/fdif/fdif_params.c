@@ -20,6 +20,9 @@
 /* FD_DCOND.MIN_SIZE encodings 0..3 */
 static const u32 fdif_min_sizes[] = { 20, 25, 32, 40 };
 
+/* the hardware's result registers and the uAPI's result hold as many */
+static_assert(FDIF_MAX_FACES == DRM_FDIF_MAX_OBJECTS);
+
 static int fdif_min_size_code(u32 size)
 {
 	int i;
@@ -28,6 +31,21 @@ static int fdif_min_size_code(u32 size)
 		if (fdif_min_sizes[i] == size)
 			return i;
 	return -EINVAL;
+}
+
+/**
+ * fdif_params_min_sizes() - DRM_FDIF_PARAM_MIN_SIZES
+ *
+ * Return: the supported minimum sizes, one per byte, smallest first.
+ */
+u64 fdif_params_min_sizes(void)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(fdif_min_sizes); i++)
+		v |= (u64)fdif_min_sizes[i] << (8 * i);
+	return v;
 }
 
 /**

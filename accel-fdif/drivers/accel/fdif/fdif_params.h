@@ -25,6 +25,7 @@ struct fdif_hw_params {
 	u32 lhit;
 };
 
+u64 fdif_params_min_sizes(void);
 int fdif_params_check(const struct drm_fdif_submit *args);
 void fdif_params_pack(const struct drm_fdif_submit *args,
 		      struct fdif_hw_params *hw);
