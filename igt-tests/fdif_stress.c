@@ -623,7 +623,7 @@ TEST(timeout_ms_zero_refused)
 	ASSERT_TRUE(wait_node(0));
 	EXPECT_NE(0, system("modprobe fdif timeout_ms=0 2>/dev/null"));
 	EXPECT_NE(0, access("/dev/accel/accel0", F_OK));
-	system("rmmod fdif 2>/dev/null");
+	(void)!system("rmmod fdif 2>/dev/null");
 	ASSERT_EQ(0, system("modprobe fdif timeout_ms=2000"));
 	ASSERT_TRUE(wait_node(1));
 	good_job(_metadata);
