@@ -30,6 +30,7 @@ enum fdif_fault {
 	FDIF_FAULT_ERR = 2,
 	FDIF_FAULT_SPURIOUS = 3,
 	FDIF_FAULT_DMA = 4,
+	FDIF_FAULT_LOST_IRQ = 5,
 };
 
 /* A BO and its CPU mapping. */
