@@ -414,7 +414,7 @@ static int check_outcome(struct __test_metadata *_metadata, int st,
  */
 TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 {
-	enum { TIMEOUT_MS = 40, ROUNDS = 120 };
+	enum { TIMEOUT_MS = 40, ROUNDS = 300 };
 	struct fdif_bo pic, work, res[RACE_JOBS];
 	int fd, round, i, fences[RACE_JOBS], ok = 0, timedout = 0;
 	uint64_t seqnos[RACE_JOBS];
@@ -519,8 +519,7 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
 			timedout += st == -ETIMEDOUT;
 			nodev += st == -ENODEV;
 		}
-		/* the last job's result is its own */
-		EXPECT_EQ(st, ((struct drm_fdif_result *)j.result.map)->status);
+		/* (the unplug zapped the BO mappings: results are not readable) */
 		fdif_job_bos_free(fd, &j);
 		close(fd);
 		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
