@@ -350,6 +350,12 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 		 * -ENODEV.
 		 */
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
+	} else if (ktime_ms_delta(ktime_get(), job->start) < fdif_timeout_ms / 2) {
+		/*
+		 * The timer was the previous job's: it fired as that job
+		 * completed, and the scheduler handed us the next one, which
+		 * has only just started. Not a hang.
+		 */
 	} else {
 		fdif_job_hang(fdev, job);
 	}
