@@ -1,13 +1,15 @@
 #!/bin/bash
-# Static checks of the driver: checkpatch --strict on every file, and a
-# W=1 build with sparse (C=2). Prints TAP on stdout (one test a check);
+# Static checks of the driver: checkpatch --strict on every file, a W=1
+# build with sparse (C=2), kernel-doc -Wall on the uAPI header and the
+# driver, and make dt_binding_check (dt-schema, yamllint) on the DT
+# binding. Prints TAP on stdout (one test a check);
 # exits non-zero if a check finds anything in our files, or if a checker
 # did not run to its end (a tool that crashes finds nothing: that is a
 # failure, not a pass).
 . "$(dirname "$0")/../scripts/lib.sh"
 
 KDIR="$FDIF_ROOT/accel-fdif"
-apt_ensure sparse
+apt_ensure sparse dt-schema yamllint libyaml-dev
 kbuild="$("$KDIR/build.sh")"
 ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
 cd "$KDIR"
@@ -43,7 +45,7 @@ done
 progress "sparse and W=1 on drivers/accel/fdif"
 touch "$ksrc"/drivers/accel/fdif/*.c
 # kbuild prints '  CHECK   FILE' for each file sparse checks: every driver
-# source must have one; anything else that names our files is a finding
+# source must have one
 out="$(make -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	C=2 W=1 drivers/accel/fdif/ 2>&1)" && rc=0 || rc=$?
 if [ "$rc" -ne 0 ]; then
@@ -57,10 +59,49 @@ else
 	if [ -n "$missing" ]; then
 		report "sparse and W=1 clean" "sparse did not check:$missing"
 	else
+		# a finding names our file with a line number: gcc, sparse and
+		# W=1's kernel-doc pass all say "FILE:LINE[:COL]: warning|error"
+		# (V=1's command lines and "# CC" echoes are not findings)
 		report "sparse and W=1 clean" \
-			"$(grep -E 'drivers/accel/fdif|fdif_accel\.h' <<<"$out" |
-			   grep -Ev '^ +(CC|CHECK|LD|MODPOST|AR) |^make' || true)"
+			"$(grep -E '(drivers/accel/fdif/[^ :]*|fdif_accel\.h):[0-9]+(:[0-9]+)?: (warning|error)' <<<"$out" || true)"
 	fi
 fi
+# kernel-doc: every structure, member, function and parameter described.
+# -Werror makes it exit non-zero on a warning; an exit without any
+# warning printed means it did not run.
+out="$("$ksrc/scripts/kernel-doc" -none -Wall -Werror \
+	include/uapi/drm/fdif_accel.h drivers/accel/fdif/*.[ch] 2>&1)" && rc=0 || rc=$?
+if [ "$rc" -ne 0 ] && ! grep -q 'warning:' <<<"$out"; then
+	report "kernel-doc -Wall" "kernel-doc did not run (exit $rc):
+$out"
+else
+	report "kernel-doc -Wall" "$(grep -v 'warnings as Errors' <<<"$out" || true)"
+fi
+
+# dt_binding_check with Debian's dt-schema. bookworm has 2022.08, older
+# than the 2023.9 this tree asks for: the version check is lowered to it
+# (the name of the result says so), and the older meta-schema rejects
+# some other bindings of the tree ("ignoring, error in schema"), not ours.
+# Ours must produce its example .dtb and no line that names it.
+binding=Documentation/devicetree/bindings/accel/ti,omap4-fdif.yaml
+progress "make dt_binding_check on $binding"
+dtver="$(dt-doc-validate --version 2>/dev/null || true)"
+dtout="$FDIF_CACHE/kernel/dtcheck"
+rm -f "$dtout/${binding%.yaml}.example.dtb"
+out="$(make -C "$ksrc" O="$dtout" ARCH=arm64 dt_binding_check \
+	DT_SCHEMA_FILES="${binding#Documentation/devicetree/bindings/}" \
+	${dtver:+DT_SCHEMA_MIN_VERSION=$dtver} 2>&1)" && rc=0 || rc=$?
+name="dt_binding_check $binding (dt-schema ${dtver:-missing}, yamllint $(yamllint --version 2>/dev/null | awk '{print $2}'))"
+if [ -z "$dtver" ] || ! command -v yamllint >/dev/null; then
+	report "$name" "dt-schema or yamllint is not installed: the check did not run"
+elif [ "$rc" -ne 0 ]; then
+	report "$name" "make dt_binding_check failed (exit $rc):
+$(tail -20 <<<"$out")"
+elif [ ! -s "$dtout/${binding%.yaml}.example.dtb" ]; then
+	report "$name" "no example .dtb: the example was not built and checked"
+else
+	report "$name" "$(grep -F "${binding##*/}" <<<"$out" || true)"
+fi
+
 echo "1..$n"
 exit $fail

@@ -135,6 +135,49 @@ TEST_F(dev, mmap_prime_imported)
 	close(fd2);
 }
 
+/* Another open file's handles and mmap offsets are not this file's. */
+TEST_F(dev, isolation_between_files)
+{
+	struct drm_fdif_bo_wait w = { 0 };
+	struct fdif_bo bo;
+	uint64_t off, off2;
+	int fd2 = fdif_open();
+
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 4096, &bo));
+	ASSERT_EQ(0, fdif_bo_mmap_offset(self->fd, bo.handle, &off));
+	/* the handle means nothing on fd2 (it has no BO yet) */
+	EXPECT_EQ(-ENOENT, fdif_bo_mmap_offset(fd2, bo.handle, &off2));
+	w.handle = bo.handle;
+	EXPECT_EQ(-ENOENT, fdif_ioctl(fd2, DRM_IOCTL_FDIF_BO_WAIT, &w));
+	/* nor does the offset: the mapping is refused */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd2, off));
+	fdif_bo_free(self->fd, &bo);
+	close(fd2);
+}
+
+/*
+ * PRIME: importing a BO's dma-buf into the file that exported it gives the
+ * same handle back; the dma-buf's size is the BO's (lseek SEEK_END).
+ */
+TEST_F(dev, prime_self_import_and_size)
+{
+	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	struct drm_prime_handle imp = { 0 };
+	struct fdif_bo bo;
+
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 3 * 4096, &bo));
+	exp.handle = bo.handle;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	EXPECT_EQ(bo.handle, imp.handle);
+	EXPECT_EQ(3 * 4096, lseek(exp.fd, 0, SEEK_END));
+	EXPECT_EQ(0, lseek(exp.fd, 0, SEEK_SET));
+	close(exp.fd);
+	fdif_bo_free(self->fd, &bo);
+}
+
 TEST_F(dev, bo_wait_idle)
 {
 	uint32_t h;
@@ -169,6 +212,32 @@ TEST_F(dev, bo_wait_busy)
 	/* a job takes at least the device's frame time (15 ms) */
 	EXPECT_EQ(-EBUSY, fdif_bo_wait(self->fd, j.result.handle, 0));
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 10000000000ll));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
+	fdif_job_bos_free(self->fd, &j);
+}
+
+/*
+ * The longest timeout there is on a busy BO (issue 11, 4): it returns when
+ * the job ends, like any other, and the conversion to jiffies must not
+ * wrap (it did on 32-bit ARM, where it tripped dma_fence_wait_timeout()'s
+ * WARN on a negative timeout).
+ */
+TEST_F(dev, bo_wait_busy_huge_timeout)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_submit s;
+	int64_t t0;
+
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_submit_init(&s, &j);
+	ASSERT_EQ(0, fdif_submit(self->fd, &s));
+	/* a short wait times out: a job takes at least the frame time, 15 ms */
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, 1000000));
+	t0 = fdif_now_ns();
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, INT64_MAX));
+	EXPECT_LT(fdif_now_ns() - t0, 30000000000ll);
+	EXPECT_EQ(0, ((struct drm_fdif_result *)j.result.map)->status);
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
 	fdif_job_bos_free(self->fd, &j);
 }

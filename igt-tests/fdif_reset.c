@@ -136,4 +136,19 @@ TEST_F(fault, spurious_irq)
 	check_good_job(_metadata, self->fd, &self->j, &self->s);
 }
 
+/*
+ * FINISH latched but the interrupt never raised: the timeout handler finds
+ * it in IRQSTATUS_RAW and completes the job with its faces, no reset.
+ */
+TEST_F(fault, lost_irq)
+{
+	struct drm_fdif_result *r = self->j.result.map;
+
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_LOST_IRQ, 1));
+	EXPECT_EQ(1, run_job(self->fd, &self->s));
+	EXPECT_EQ(0, r->status);
+	EXPECT_EQ(1, r->count);
+	check_good_job(_metadata, self->fd, &self->j, &self->s);
+}
+
 TEST_HARNESS_MAIN

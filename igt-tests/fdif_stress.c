@@ -349,6 +349,287 @@ TEST(module_reload)
 	TH_LOG("rmmod refused while open; unloaded and reloaded 3 times");
 }
 
+/*
+ * Tests that load the driver with a short timeout_ms: the fixture reloads
+ * it, and puts the default back (and the device's fault mode and frame
+ * time) whatever the test did.
+ */
+FIXTURE(short_timeout) {
+	int unused;
+};
+
+static int reload_driver(unsigned int timeout_ms)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "rmmod fdif && modprobe fdif timeout_ms=%u", timeout_ms);
+	if (system(cmd))
+		return -1;
+	return wait_node(1) ? 0 : -1;
+}
+
+FIXTURE_SETUP(short_timeout)
+{
+	if (access("/dev/accel/accel0", F_OK))
+		SKIP(return, "no fdif device");
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+}
+
+FIXTURE_TEARDOWN(short_timeout)
+{
+	if (!fdif_emu_available())
+		return;
+	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
+	/* a bound device again, with the usual timeout */
+	sysfs_write(DRV_DIR "/bind", DEV_NAME);
+	reload_driver(2000);
+}
+
+#define RACE_JOBS	4
+
+/* A job's outcome: its fence status and its result BO agree. */
+static int check_outcome(struct __test_metadata *_metadata, int st,
+			 const struct drm_fdif_result *r, uint64_t seqno, int *ok)
+{
+	EXPECT_EQ(seqno, r->seqno);
+	if (st == 1) {
+		EXPECT_EQ(0, r->status);
+		EXPECT_EQ(1, r->count);
+		EXPECT_TRUE(r->count >= 1 && fdif_object_on(&r->objects[0], &face_truth));
+		++*ok;
+		return 1;
+	}
+	EXPECT_EQ(st, r->status);
+	EXPECT_EQ(0, r->count);
+	return 0;
+}
+
+/*
+ * Jobs that end right when their timer fires (issue 11, 1): the timeout
+ * handler then sees a job whose interrupt has just come, while the next
+ * job may already be on the hardware. Each job must either finish with the
+ * face or time out; none may be cancelled, and no result may be lost.
+ */
+TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
+{
+	enum { TIMEOUT_MS = 40, ROUNDS = 300 };
+	struct fdif_bo pic, work, res[RACE_JOBS];
+	int fd, round, i, fences[RACE_JOBS], ok = 0, timedout = 0;
+	uint64_t seqnos[RACE_JOBS];
+	uint32_t area = face_roi.width * face_roi.height;
+	struct drm_fdif_submit s;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_bo_new(fd, FDIF_PIC_SIZE, &pic));
+	ASSERT_EQ(0, fdif_bo_new(fd, FDIF_WORK_SIZE, &work));
+	for (i = 0; i < RACE_JOBS; i++)
+		ASSERT_EQ(0, fdif_bo_new(fd, sizeof(struct drm_fdif_result), &res[i]));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", pic.map));
+	ASSERT_GT(area, 0);
+
+	for (round = 0; round < ROUNDS; round++) {
+		/* a job takes TIMEOUT_MS -4.2 ms .. +4.2 ms, 0.2 ms apart */
+		uint64_t job_us = TIMEOUT_MS * 1000 + ((round % 43) - 21) * 200;
+
+		ASSERT_EQ(0, fdif_emu_frame_time(job_us * FDIF_PIC_SIZE / area));
+		for (i = 0; i < RACE_JOBS; i++) {
+			memset(res[i].map, 0xa5, res[i].size);
+			memset(&s, 0, sizeof(s));
+			s.picture_handle = pic.handle;
+			s.work_handle = work.handle;
+			s.result_handle = res[i].handle;
+			s.format = DRM_FDIF_FORMAT_GREY8;
+			s.width = FDIF_W;
+			s.height = FDIF_H;
+			s.stride = FDIF_W;
+			s.object_class = DRM_FDIF_CLASS_FACE;
+			s.direction = DRM_FDIF_DIR_UP;
+			s.min_size = 20;
+			s.lhit = DRM_FDIF_LHIT_DEFAULT;
+			s.roi = face_roi;
+			s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+			ASSERT_EQ(0, fdif_submit(fd, &s));
+			fences[i] = s.fence_fd;
+			seqnos[i] = s.seqno;
+		}
+		for (i = 0; i < RACE_JOBS; i++) {
+			int st = fence_wait(fences[i], WAIT_NS);
+
+			close(fences[i]);
+			/* done, or timed out and the device reset: nothing else */
+			ASSERT_TRUE(st == 1 || st == -ETIMEDOUT)
+				TH_LOG("round %d job %d (%llu us): fence status %d", round, i,
+				       (unsigned long long)job_us, st);
+			if (!check_outcome(_metadata, st, res[i].map, seqnos[i], &ok))
+				timedout++;
+		}
+	}
+	ASSERT_TRUE(all_accounted(5000));
+	TH_LOG("%d jobs finishing %d ms +-4.2 ms with timeout_ms=%d: %d found the face, "
+	       "%d timed out; missed IRQs %lld, timeouts %lld",
+	       ROUNDS * RACE_JOBS, TIMEOUT_MS, TIMEOUT_MS, ok, timedout,
+	       stat_value("missed_irqs"), stat_value("timeouts"));
+	for (i = 0; i < RACE_JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_bo_free(fd, &work);
+	fdif_bo_free(fd, &pic);
+	close(fd);
+}
+
+/*
+ * Unbind while jobs time out (issue 11, 2): the timer of the hung job
+ * fires before, during or after the unbind. Every job ends with
+ * -ETIMEDOUT or -ENODEV, never cancelled or lost, and nothing is touched
+ * after it was freed.
+ */
+TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
+{
+	enum { TIMEOUT_MS = 40, ROUNDS = 40, JOBS = 3 };
+	int round, i, timedout = 0, nodev = 0;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	for (round = 0; round < ROUNDS; round++) {
+		struct fdif_job_bos j;
+		struct drm_fdif_submit s;
+		int fd = fdif_open(), fences[JOBS], st;
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+		ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+		fdif_submit_init(&s, &j);
+		s.roi = face_roi;
+		s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 0));	/* every job */
+		for (i = 0; i < JOBS; i++) {
+			ASSERT_EQ(0, fdif_submit(fd, &s));
+			fences[i] = s.fence_fd;
+		}
+		/* around the first job's timeout, 2 ms apart */
+		usleep(TIMEOUT_MS * 1000 / 2 + (round % 20) * 2000);
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+		for (i = 0; i < JOBS; i++) {
+			st = fence_wait(fences[i], WAIT_NS);
+			close(fences[i]);
+			ASSERT_TRUE(st == -ETIMEDOUT || st == -ENODEV)
+				TH_LOG("round %d job %d: fence status %d", round, i, st);
+			timedout += st == -ETIMEDOUT;
+			nodev += st == -ENODEV;
+		}
+		/* (the unplug zapped the BO mappings: results are not readable) */
+		fdif_job_bos_free(fd, &j);
+		close(fd);
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+		ASSERT_TRUE(wait_node(1));
+	}
+	/* with the usual timeout: a good job under load may take 40 ms */
+	ASSERT_EQ(0, reload_driver(2000));
+	good_job(_metadata);
+	TH_LOG("%d unbinds around hung jobs' timeouts: %d jobs timed out, %d ended by the unbind",
+	       ROUNDS, timedout, nodev);
+}
+
+/*
+ * Jobs dropped with their file when the process is killed never reach the
+ * hardware (issue 11, 6): their result must say -ECANCELED, as the uAPI
+ * documents, not keep whatever the BO held. The result BOs belong to this
+ * process (exported to the child), so they outlive the child's file.
+ */
+TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
+{
+	enum { JOBS = 4 };
+	struct fdif_bo res[JOBS];
+	int fd = fdif_open(), bufs[JOBS], pipefd[2], i, status, cancelled = 0;
+	pid_t pid;
+	char c;
+
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < JOBS; i++) {
+		struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+
+		ASSERT_EQ(0, fdif_bo_new(fd, sizeof(struct drm_fdif_result), &res[i]));
+		memset(res[i].map, 0xa5, res[i].size);
+		exp.handle = res[i].handle;
+		ASSERT_EQ(0, fdif_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+		bufs[i] = exp.fd;
+	}
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct fdif_job_bos j;
+		struct drm_fdif_submit s;
+		int cfd = fdif_open();
+
+		if (cfd < 0 || fdif_job_bos_new(cfd, &j) ||
+		    fdif_load_picture("astronaut", j.pic.map))
+			_exit(1);
+		fdif_submit_init(&s, &j);
+		s.roi = face_roi;
+		/* the first hangs (2 s), the others wait behind it */
+		for (i = 0; i < JOBS; i++) {
+			struct drm_prime_handle imp = { .fd = bufs[i] };
+
+			if (fdif_ioctl(cfd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp))
+				_exit(2);
+			s.result_handle = imp.handle;
+			if (fdif_submit(cfd, &s))
+				_exit(3);
+		}
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(4);
+		pause();
+		_exit(0);
+	}
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	close(pipefd[0]);
+	usleep(100000);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFSIGNALED(status));
+	for (i = 0; i < JOBS; i++) {
+		struct drm_fdif_result *r = res[i].map;
+
+		ASSERT_EQ(0, fdif_bo_wait(fd, res[i].handle, WAIT_NS));
+		if (i == 0) {
+			/* on the hardware when the process died: it ran */
+			EXPECT_EQ(-ETIMEDOUT, r->status);
+		} else {
+			EXPECT_EQ(-ECANCELED, r->status) TH_LOG("job %d: status %d (0x%x)",
+								i, r->status, r->status);
+			EXPECT_EQ(0, r->count);
+			cancelled += r->status == -ECANCELED;
+		}
+		close(bufs[i]);
+		fdif_bo_free(fd, &res[i]);
+	}
+	ASSERT_TRUE(all_accounted(10000));
+	TH_LOG("killed with %d jobs queued behind a hang: %d report -ECANCELED", JOBS - 1,
+	       cancelled);
+	close(fd);
+}
+
+/* timeout_ms=0 would time every job out at once: refused at load */
+TEST(timeout_ms_zero_refused)
+{
+	ASSERT_EQ(0, system("rmmod fdif"));
+	ASSERT_TRUE(wait_node(0));
+	EXPECT_NE(0, system("modprobe fdif timeout_ms=0 2>/dev/null"));
+	EXPECT_NE(0, access("/dev/accel/accel0", F_OK));
+	(void)!system("rmmod fdif 2>/dev/null");
+	ASSERT_EQ(0, system("modprobe fdif timeout_ms=2000"));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
 static uint64_t rnd(void)
 {
 	static uint64_t x = 0x9e3779b97f4a7c15ull;

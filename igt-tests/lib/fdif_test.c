@@ -15,6 +15,7 @@
 /* The emulated FDIF on -M virt: the platform bus's first device. */
 #define EMU_BASE		0x0c000000UL
 #define EMU_ID			0xf00
+#define EMU_FRAME_TIME		0xf04
 #define EMU_FAULT		0xf08
 #define EMU_FAULT_JOBS		0xf0c
 #define EMU_ID_VALUE		0x46444651u
@@ -350,4 +351,14 @@ int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs)
 	r[EMU_FAULT_JOBS / 4] = jobs;
 	r[EMU_FAULT / 4] = fault;
 	return r[EMU_FAULT / 4] == (uint32_t)fault ? 0 : -EPERM;
+}
+
+int fdif_emu_frame_time(uint32_t us)
+{
+	volatile uint32_t *r = fdif_emu_regs();
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	r[EMU_FRAME_TIME / 4] = us;
+	return r[EMU_FRAME_TIME / 4] == us ? 0 : -EPERM;
 }

@@ -30,6 +30,7 @@ enum fdif_fault {
 	FDIF_FAULT_ERR = 2,
 	FDIF_FAULT_SPURIOUS = 3,
 	FDIF_FAULT_DMA = 4,
+	FDIF_FAULT_LOST_IRQ = 5,
 };
 
 /* A BO and its CPU mapping. */
@@ -73,6 +74,9 @@ int64_t fdif_now_ns(void);
 /* Fault injection through the emulated device (QEMU test-regs=on). */
 bool fdif_emu_available(void);
 int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs);
+/* The device's time for a full 320x240 frame (scaled by the ROI's area). */
+int fdif_emu_frame_time(uint32_t us);
+#define FDIF_EMU_FRAME_TIME_DEFAULT	15000
 
 /*
  * FDIF_DEV_FIXTURE(name) - the fixture most tests share: self->fd is an

@@ -20,6 +20,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include <uapi/drm/fdif_accel.h>
@@ -108,7 +109,7 @@ static int fdif_ioctl_get_param(struct drm_device *drm, void *data,
 		args->value = FDIF_MAX_FACES;
 		break;
 	case DRM_FDIF_PARAM_MIN_SIZES:
-		args->value = 20 | 25 << 8 | 32 << 16 | 40 << 24;
+		args->value = fdif_params_min_sizes();
 		break;
 	case DRM_FDIF_PARAM_DIRECTIONS:
 		args->value = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
@@ -153,7 +154,7 @@ static void fdif_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 
 static const struct drm_ioctl_desc fdif_ioctls[] = {
 #define FDIF_IOCTL(n, func) \
-	DRM_IOCTL_DEF_DRV(FDIF_##n, fdif_ioctl_##func, DRM_RENDER_ALLOW)
+	DRM_IOCTL_DEF_DRV(FDIF_##n, fdif_ioctl_##func, 0)
 	FDIF_IOCTL(GET_PARAM, get_param),
 	FDIF_IOCTL(BO_CREATE, bo_create),
 	FDIF_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),
@@ -197,6 +198,9 @@ static int fdif_probe(struct platform_device *pdev)
 	platform_set_drvdata(pdev, fdev);
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
+	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
+	if (ret)
+		return ret;
 
 	/* no IOMMU, 32-bit address registers */
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
@@ -263,13 +267,44 @@ static int fdif_runtime_suspend(struct device *dev)
 static int fdif_runtime_resume(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
+	int ret;
 
-	return fdif_hw_init(fdev);
+	ret = fdif_hw_init(fdev);
+	WRITE_ONCE(fdev->hw_failed, ret != 0);
+	return ret;
+}
+
+/*
+ * System sleep: park the scheduler and let the job on the hardware end
+ * before the module is gated; queued jobs wait for the resume.
+ */
+static int fdif_system_suspend(struct device *dev)
+{
+	struct fdif_device *fdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = fdif_sched_suspend(fdev);
+	if (ret)
+		return ret;
+	ret = pm_runtime_force_suspend(dev);
+	if (ret)
+		fdif_sched_resume(fdev);
+	return ret;
+}
+
+static int fdif_system_resume(struct device *dev)
+{
+	struct fdif_device *fdev = dev_get_drvdata(dev);
+	int ret;
+
+	ret = pm_runtime_force_resume(dev);
+	fdif_sched_resume(fdev);
+	return ret;
 }
 
 static const struct dev_pm_ops fdif_pm_ops = {
 	RUNTIME_PM_OPS(fdif_runtime_suspend, fdif_runtime_resume, NULL)
-	SYSTEM_SLEEP_PM_OPS(pm_runtime_force_suspend, pm_runtime_force_resume)
+	SYSTEM_SLEEP_PM_OPS(fdif_system_suspend, fdif_system_resume)
 };
 
 static const struct of_device_id fdif_of_match[] = {

@@ -26,7 +26,7 @@ struct fdif_job;
  * @errors: jobs that ended with ERR
  * @timeouts: jobs the scheduler timed out
  * @cancelled: jobs ended without running (cancelled, or the device gone)
- * @resets: soft resets after a timeout
+ * @resets: soft resets after a timeout or an ERR interrupt
  * @missed_irqs: timeouts that found the job done (interrupt lost)
  * @spurious_irqs: interrupts with no status or no job
  * @bos: live buffer objects
@@ -55,6 +55,11 @@ struct fdif_stats {
  * @fence_lock: lock of the hardware fences
  * @job_lock: protects @active between the IRQ and the timeout handler
  * @active: the job on the hardware, or NULL
+ * @hw_failed: the last soft reset did not complete: start no job
+ * @suspended: system sleep parked the scheduler (under @reset_lock)
+ * @reset_lock: serialises the timeout handler, the reset it does and
+ *	fdif_job_abort_active() on unbind, so that exactly one of them ends
+ *	the job on the hardware
  * @stats: counters
  */
 struct fdif_device {
@@ -70,6 +75,10 @@ struct fdif_device {
 
 	spinlock_t job_lock;	/* protects @active */
 	struct fdif_job *active;
+
+	bool hw_failed;
+	bool suspended;
+	struct mutex reset_lock;	/* timeout, reset, remove and suspend */
 
 	struct fdif_stats stats;
 };
@@ -112,6 +121,7 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 
 /* fdif_hw.c */
 int fdif_hw_init(struct fdif_device *fdev);
+void fdif_hw_reset(struct fdif_device *fdev);
 void fdif_hw_suspend(struct fdif_device *fdev);
 void fdif_hw_run(struct fdif_device *fdev, u32 picaddr, u32 wkaddr,
 		 const struct fdif_hw_params *hw);
@@ -126,6 +136,8 @@ void fdif_job_abort_active(struct fdif_device *fdev);
 int fdif_ioctl_submit(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 void fdif_job_done(struct fdif_device *fdev, u32 events);
+int fdif_sched_suspend(struct fdif_device *fdev);
+void fdif_sched_resume(struct fdif_device *fdev);
 
 /* fdif_debugfs.c */
 #ifdef CONFIG_DEBUG_FS

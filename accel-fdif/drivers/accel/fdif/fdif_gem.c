@@ -106,7 +106,6 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 {
 	struct drm_fdif_bo_wait *args = data;
 	struct drm_gem_object *obj;
-	unsigned long timeout;
 	long ret;
 
 	if (args->flags || args->timeout_ns < 0)
@@ -115,9 +114,8 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 	if (!obj)
 		return -ENOENT;
 
-	timeout = args->timeout_ns ? nsecs_to_jiffies(args->timeout_ns) + 1 : 0;
 	ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_READ, true,
-				    timeout);
+				    fdif_timeout_to_jiffies(args->timeout_ns));
 	drm_gem_object_put(obj);
 	if (ret > 0)
 		return 0;

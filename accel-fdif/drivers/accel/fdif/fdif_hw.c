@@ -59,6 +59,19 @@ int fdif_hw_init(struct fdif_device *fdev)
 }
 
 /**
+ * fdif_hw_reset() - soft-reset the module after a fault
+ * @fdev: the device, powered, no job on it
+ *
+ * Until a reset completes (here or at the next runtime resume), no job is
+ * started: run_job fails them with -EIO.
+ */
+void fdif_hw_reset(struct fdif_device *fdev)
+{
+	atomic64_inc(&fdev->stats.resets);
+	WRITE_ONCE(fdev->hw_failed, fdif_hw_init(fdev) != 0);
+}
+
+/**
  * fdif_hw_suspend() - quiesce the idle module before runtime suspend
  * @fdev: the device
  */

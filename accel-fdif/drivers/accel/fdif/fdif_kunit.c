@@ -6,6 +6,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/jiffies.h>
+#include <linux/sched.h>
 
 #include <uapi/drm/fdif_accel.h>
 
@@ -38,6 +40,8 @@ static void fdif_test_check_good(struct kunit *test)
 	a.lhit = 9;
 	a.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
 	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
+	/* the sizes GET_PARAM reports are the ones the check accepts */
+	KUNIT_EXPECT_EQ(test, fdif_params_min_sizes(), 0x28201914ULL);
 }
 
 static void fdif_test_check_bad(struct kunit *test)
@@ -138,12 +142,42 @@ static void fdif_test_confidence(struct kunit *test)
 	}
 }
 
+static void fdif_test_timeout(struct kunit *test)
+{
+	static const s64 ns[] = {
+		1, 999, NSEC_PER_MSEC, NSEC_PER_SEC, 3600 * NSEC_PER_SEC,
+		(s64)U32_MAX * NSEC_PER_SEC, S64_MAX / 2, S64_MAX - 1, S64_MAX,
+	};
+	long prev = 0, j;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(0), 0);
+	/* never negative, never "forever", never shorter for a longer wait */
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		j = fdif_timeout_to_jiffies(ns[i]);
+		KUNIT_EXPECT_GT_MSG(test, j, 0, "%lld ns", ns[i]);
+		KUNIT_EXPECT_LT_MSG(test, j, MAX_SCHEDULE_TIMEOUT, "%lld ns", ns[i]);
+		KUNIT_EXPECT_GE_MSG(test, j, prev, "%lld ns", ns[i]);
+		prev = j;
+	}
+	/* rounds up: a second is at least HZ jiffies */
+	KUNIT_EXPECT_GE(test, fdif_timeout_to_jiffies(NSEC_PER_SEC), (long)HZ);
+	/* the largest timeout: clamped where a long of jiffies ends */
+	if (BITS_PER_LONG == 32)
+		KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(S64_MAX),
+				MAX_SCHEDULE_TIMEOUT - 1);
+	else
+		KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(S64_MAX),
+				(long)nsecs_to_jiffies64(S64_MAX) + 1);
+}
+
 static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_check_good),
 	KUNIT_CASE(fdif_test_check_bad),
 	KUNIT_CASE(fdif_test_pack),
 	KUNIT_CASE(fdif_test_unpack),
 	KUNIT_CASE(fdif_test_confidence),
+	KUNIT_CASE(fdif_test_timeout),
 	{ }
 };
 

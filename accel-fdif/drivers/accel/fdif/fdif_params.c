@@ -8,7 +8,9 @@
 
 #include <linux/bitfield.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
+#include <linux/sched.h>
 
 #include <uapi/drm/fdif_accel.h>
 
@@ -18,6 +20,9 @@
 /* FD_DCOND.MIN_SIZE encodings 0..3 */
 static const u32 fdif_min_sizes[] = { 20, 25, 32, 40 };
 
+/* the hardware's result registers and the uAPI's result hold as many */
+static_assert(FDIF_MAX_FACES == DRM_FDIF_MAX_OBJECTS);
+
 static int fdif_min_size_code(u32 size)
 {
 	int i;
@@ -26,6 +31,21 @@ static int fdif_min_size_code(u32 size)
 		if (fdif_min_sizes[i] == size)
 			return i;
 	return -EINVAL;
+}
+
+/**
+ * fdif_params_min_sizes() - DRM_FDIF_PARAM_MIN_SIZES
+ *
+ * Return: the supported minimum sizes, one per byte, smallest first.
+ */
+u64 fdif_params_min_sizes(void)
+{
+	u64 v = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(fdif_min_sizes); i++)
+		v |= (u64)fdif_min_sizes[i] << (8 * i);
+	return v;
 }
 
 /**
@@ -122,4 +142,27 @@ void fdif_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 	obj->confidence = fdif_confidence_normalize(raw);
 	obj->object_class = DRM_FDIF_CLASS_FACE;
 	obj->pad = 0;
+}
+
+/**
+ * fdif_timeout_to_jiffies() - BO_WAIT's relative timeout for dma_resv
+ * @timeout_ns: the timeout, 0 (poll) or positive
+ *
+ * Rounds up, so that a short timeout still waits, and clamps as
+ * drm_timeout_abs_to_jiffies() does: on 32-bit ARM a long timeout does
+ * not fit in a long of jiffies, and a truncated value could turn negative
+ * (dma_fence_wait_timeout() WARNs on that) or short.
+ *
+ * Return: 0 for 0, otherwise 1 .. MAX_SCHEDULE_TIMEOUT - 1 jiffies.
+ */
+long fdif_timeout_to_jiffies(s64 timeout_ns)
+{
+	u64 j;
+
+	if (timeout_ns <= 0)
+		return 0;
+	j = nsecs_to_jiffies64(timeout_ns);
+	if (j >= MAX_SCHEDULE_TIMEOUT - 1)
+		return MAX_SCHEDULE_TIMEOUT - 1;
+	return j + 1;
 }

@@ -25,11 +25,13 @@ struct fdif_hw_params {
 	u32 lhit;
 };
 
+u64 fdif_params_min_sizes(void);
 int fdif_params_check(const struct drm_fdif_submit *args);
 void fdif_params_pack(const struct drm_fdif_submit *args,
 		      struct fdif_hw_params *hw);
 void fdif_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 		      struct drm_fdif_object *obj);
 u32 fdif_confidence_normalize(u32 raw);
+long fdif_timeout_to_jiffies(s64 timeout_ns);
 
 #endif /* __FDIF_PARAMS_H__ */

@@ -135,6 +135,7 @@ struct drm_fdif_get_param {
  * @flags: in, must be zero
  * @handle: out, the GEM handle
  * @pad: must be zero
+ * @pad2: must be zero
  *
  * BOs are physically contiguous and below 4 GiB: the FDIF has no IOMMU and
  * 32-bit address registers. Their contents start zeroed.

@@ -111,6 +111,7 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
     [OMAP4_FDIF_FAULT_ERR] = "err",
     [OMAP4_FDIF_FAULT_SPURIOUS] = "spurious",
     [OMAP4_FDIF_FAULT_DMA] = "dma",
+    [OMAP4_FDIF_FAULT_LOST_IRQ] = "lost-irq",
 };
 
 /*
@@ -400,6 +401,15 @@ static void omap4_fdif_complete(Omap4FdifState *s)
     s->jobs++;
     trace_omap4_fdif_finish(s->dnum, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) -
                                      s->start_ns);
+    if (s->job_fault == OMAP4_FDIF_FAULT_LOST_IRQ) {
+        int j;
+
+        /* a lost interrupt: in IRQSTATUS_RAW, but the line stays low */
+        for (j = 0; j < OMAP4_FDIF_IRQ_LINES; j++) {
+            s->irq_raw[j] |= IRQ_FINISH;
+        }
+        goto out;
+    }
     omap4_fdif_raise(s, IRQ_FINISH);
 out:
     omap4_fdif_put_job(job);
@@ -912,7 +922,7 @@ static void omap4_fdif_set_fault(Object *obj, const char *value, Error **errp)
             return;
         }
     }
-    error_setg(errp, "fault must be none, hang, err, spurious or dma");
+    error_setg(errp, "fault must be none, hang, err, spurious, dma or lost-irq");
 }
 
 static void omap4_fdif_get_fault_jobs(Object *obj, Visitor *v,

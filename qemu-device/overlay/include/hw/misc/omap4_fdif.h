@@ -31,6 +31,7 @@ enum {
     OMAP4_FDIF_FAULT_ERR,       /* the job ends with ERR instead of FINISH */
     OMAP4_FDIF_FAULT_SPURIOUS,  /* an IRQ with no status bit, then FINISH */
     OMAP4_FDIF_FAULT_DMA,       /* the picture DMA fails: ERR */
+    OMAP4_FDIF_FAULT_LOST_IRQ,  /* FINISH latched, the line not raised */
     OMAP4_FDIF_FAULT__MAX,
 };
 
