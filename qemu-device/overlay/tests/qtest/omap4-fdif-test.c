@@ -1055,6 +1055,34 @@ static void migrate(QTestState *from, QTestState *to, const char *uri)
     qtest_qmp_eventwait(to, "RESUME");
 }
 
+/* A migration's channel: a unix socket in a folder of its own. */
+typedef struct MigChannel {
+    char *dir, *sock, *uri;
+} MigChannel;
+
+static void mig_channel_init(MigChannel *c)
+{
+    c->dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
+    c->sock = g_build_filename(c->dir, "migsock", NULL);
+    c->uri = g_strdup_printf("unix:%s", c->sock);
+}
+
+/* Quit both machines; the channel can be used for another migration. */
+static void mig_quit(MigChannel *c, QTestState *from, QTestState *to)
+{
+    qtest_quit(from);
+    qtest_quit(to);
+    unlink(c->sock);
+}
+
+static void mig_channel_free(MigChannel *c)
+{
+    rmdir(c->dir);
+    g_free(c->uri);
+    g_free(c->sock);
+    g_free(c->dir);
+}
+
 /*
  * A job in flight migrates: the picture read at RUN (the guest overwrites
  * it afterwards), the time it still has to run, and the result and the
@@ -1062,9 +1090,7 @@ static void migrate(QTestState *from, QTestState *to, const char *uri)
  */
 static void test_migrate_busy(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
-    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
-    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    MigChannel c;
     QTestState *from, *to;
     Box t;
     bool real;
@@ -1076,8 +1102,9 @@ static void test_migrate_busy(void)
         return;
     }
     g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    mig_channel_init(&c);
     from = start("frame-time-us=20000");
-    to = start_incoming("frame-time-us=20000", uri);
+    to = start_incoming("frame-time-us=20000", c.uri);
 
     qtest_memwrite(from, PIC_ADDR, pic, W * H);
     qtest_memset(from, WORK_ADDR, 0, 64);
@@ -1089,7 +1116,7 @@ static void test_migrate_busy(void)
     qtest_clock_step(from, 25 * 1000 * 1000);
     g_assert_cmphex(rd(from, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
 
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
 
     /* the stopped source never finishes the job, even when its worker has */
     wait_workers_idle(from);
@@ -1113,28 +1140,25 @@ static void test_migrate_busy(void)
     g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
     g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
 
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
-    rmdir(dir);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
     g_free(pic);
 }
 
 /* A job with an injected fault migrates with its fault, taken only once. */
 static void test_migrate_fault(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
-    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
-    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    MigChannel c;
     QTestState *from, *to;
 
     /* err, for two jobs: the migrated one is the first */
+    mig_channel_init(&c);
     from = start("fault=err,fault-jobs=2");
-    to = start_incoming(NULL, uri);
+    to = start_incoming(NULL, c.uri);
     program(from, PIC_ADDR, WORK_ADDR);
     wr(from, FD_CTRL, CTRL_RUN);
     g_assert_cmpuint(rd(from, EMU_FAULT_JOBS), ==, 1);
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
     g_assert_cmpuint(rd(to, EMU_FAULT_JOBS), ==, 1);
     g_assert_true(wait_event(to, FINISH | ERR));
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, ERR);
@@ -1142,16 +1166,14 @@ static void test_migrate_fault(void)
     g_assert_cmpuint(rd(to, EMU_FAULT_JOBS), ==, 1);
     g_assert_cmphex(run_job(to), ==, ERR);
     g_assert_cmphex(run_job(to), ==, FINISH);
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
+    mig_quit(&c, from, to);
 
     /* hang: still hung on the destination, SRST recovers */
     from = start("fault=hang,fault-jobs=1");
-    to = start_incoming(NULL, uri);
+    to = start_incoming(NULL, c.uri);
     program(from, PIC_ADDR, WORK_ADDR);
     wr(from, FD_CTRL, CTRL_RUN);
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
     qtest_clock_step(to, 1000ULL * 1000 * 1000);
     wait_workers_idle(to);
     qtest_clock_step(to, 1000ULL * 1000 * 1000);
@@ -1159,10 +1181,8 @@ static void test_migrate_fault(void)
     g_assert_cmphex(rd(to, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
     wr(to, FD_CTRL, CTRL_SRST);
     g_assert_cmphex(run_job(to), ==, FINISH);
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
-    rmdir(dir);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
 }
 
 /*
@@ -1172,14 +1192,13 @@ static void test_migrate_fault(void)
  */
 static void test_migrate_spurious(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
-    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
-    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    MigChannel c;
     QTestState *from, *to;
     int i;
 
+    mig_channel_init(&c);
     from = start("frame-time-us=1000,fault=spurious,fault-jobs=1");
-    to = start_incoming("frame-time-us=1000", uri);
+    to = start_incoming("frame-time-us=1000", c.uri);
     program(from, PIC_ADDR, WORK_ADDR);
     wr(from, FD_CTRL, CTRL_RUN);
     for (i = 0; i < 5000 && !irq_pending(from); i++) {
@@ -1188,7 +1207,7 @@ static void test_migrate_spurious(void)
     g_assert_true(irq_pending(from));
     g_assert_cmphex(rd(from, IRQSTATUS_RAW(MPU)), ==, 0);
 
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
     g_assert_true(irq_pending(to));
     g_assert_cmphex(rd(to, IRQSTATUS_RAW(MPU)), ==, 0);
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, 0);    /* ends the pulse */
@@ -1196,10 +1215,8 @@ static void test_migrate_spurious(void)
     g_assert_true(wait_event(to, FINISH | ERR));
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
     g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
-    rmdir(dir);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
 }
 
 /*
@@ -1209,9 +1226,7 @@ static void test_migrate_spurious(void)
  */
 static void test_migrate_legacy(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
-    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
-    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    MigChannel c;
     QTestState *from, *to;
     Box t;
     bool real;
@@ -1223,30 +1238,27 @@ static void test_migrate_legacy(void)
         return;
     }
     g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    mig_channel_init(&c);
     from = start("x-migrate-job=off");
-    to = start_incoming(NULL, uri);
+    to = start_incoming(NULL, c.uri);
     qtest_memwrite(from, PIC_ADDR, pic, W * H);
     program(from, PIC_ADDR, WORK_ADDR);
     wr(from, FD_CTRL, CTRL_RUN);
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
     g_assert_true(wait_event(to, FINISH | ERR));
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
     g_assert_cmpuint(rd(to, FD_DNUM), ==, 1);
     check_faces(to, 1, &t, 1);
     g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
-    rmdir(dir);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
     g_free(pic);
 }
 
 /* An idle device migrates its registers, results and interrupt state. */
 static void test_migrate_idle(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("fdif-mig-XXXXXX", NULL);
-    g_autofree char *sock = g_build_filename(dir, "migsock", NULL);
-    g_autofree char *uri = g_strdup_printf("unix:%s", sock);
+    MigChannel c;
     static const uint32_t regs[] = {
         SYSCONFIG, IRQSTATUS_RAW(MPU), IRQENABLE_SET(MPU), PICADDR, WKADDR,
         FDIF_CTRL, FD_CTRL, FD_DNUM, FD_DCOND, FD_STARTX, FD_STARTY,
@@ -1259,8 +1271,9 @@ static void test_migrate_idle(void)
     uint8_t *pic = load_picture(&real);
     unsigned int i;
 
+    mig_channel_init(&c);
     from = start("frame-time-us=1000");
-    to = start_incoming("frame-time-us=1000", uri);
+    to = start_incoming("frame-time-us=1000", c.uri);
     qtest_memwrite(from, PIC_ADDR, pic, W * H);
     program(from, PIC_ADDR, WORK_ADDR);
     wr(from, SYSCONFIG, 0x14);
@@ -1271,7 +1284,7 @@ static void test_migrate_idle(void)
     for (i = 0; i < G_N_ELEMENTS(regs); i++) {
         before[i] = rd(from, regs[i]);
     }
-    migrate(from, to, uri);
+    migrate(from, to, c.uri);
     for (i = 0; i < G_N_ELEMENTS(regs); i++) {
         g_assert_cmphex(rd(to, regs[i]), ==, before[i]);
     }
@@ -1280,10 +1293,8 @@ static void test_migrate_idle(void)
     g_assert_false(irq_pending(to));
     g_assert_cmphex(run_job(to), ==, FINISH);
     g_assert_cmpuint(rd(to, EMU_JOBS), ==, before[G_N_ELEMENTS(regs) - 1] + 1);
-    qtest_quit(from);
-    qtest_quit(to);
-    unlink(sock);
-    rmdir(dir);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
     g_free(pic);
 }
 
