@@ -43,11 +43,16 @@ commit() { # commit SUBJECT BODY PATH...
 
 cp -r "$KDIR/include/." "$repo/include/"
 commit "accel/fdif: add the uAPI header" \
-"The uAPI of the TI OMAP4 Face Detection module driver: capability queries,
-contiguous buffer objects, and detection jobs with syncobj and sync_file
-fences whose results the kernel writes into a result buffer. Every field
-is named and sized for hardware that can do more than OMAP4's 320x240 grey
-faces: formats, geometry and object class are part of each submission." \
+"The uAPI of the TI OMAP4 Face Detection module driver: sized capability
+queries (device, picture formats, minimum sizes, object classes, result
+layout), contiguous buffer objects with an absolute-deadline wait, and
+batches of detection jobs with syncobj and sync_file fences, whose results
+the kernel writes into a versioned, sized result region.
+
+Nothing in it is fixed to the OMAP4's 320x240 grey faces: pictures are DRM
+fourccs with up to three planes, classes and directions are masks, jobs are
+passed with their size and grow by appending fields whose zero keeps the
+old behaviour, and query answers and result objects grow at the end." \
 	include/uapi/drm/fdif_accel.h
 
 mkdir -p "$repo/Documentation/devicetree/bindings/accel"
@@ -62,11 +67,13 @@ cp -r "$KDIR/drivers/." "$repo/drivers/"
 patch -d "$repo" -p1 --quiet < "$KDIR/patches/0001-accel-hook-up-the-fdif-driver.patch"
 commit "accel/fdif: add the TI OMAP4 Face Detection module driver" \
 "A DRM accel driver for the FDIF: GEM DMA buffer objects below 4 GiB, a
-submit ioctl that validates every handle, offset and size and runs jobs
-through drm_sched (one hardware queue, one entity per file), completion
-from the interrupt, recovery of hung jobs by soft reset, runtime PM with
-autosuspend, fdinfo and debugfs. KUnit covers parameter validation and
-register packing." \
+query ioctl and a job check driven by one per-generation table (OF match
+data, with a small ops table for the registers), a batched submit ioctl
+that validates every handle, offset and size and runs jobs through
+drm_sched (one hardware queue, one entity per file), completion from the
+interrupt, recovery of hung jobs by soft reset, runtime PM with
+autosuspend, fdinfo and debugfs. KUnit covers the job check against the
+tables, register packing and result unpacking." \
 	drivers/accel/fdif drivers/accel/Kconfig drivers/accel/Makefile
 
 mkdir -p "$repo/Documentation/accel/fdif"
@@ -127,11 +134,23 @@ git_ config branch.fdif.description "accel: add a driver for the TI OMAP4 Face D
 
 The OMAP4 FDIF finds faces in 320x240 grey pictures in memory. A misc
 driver for it was proposed in 2011 and not merged; this series exposes it
-as a DRM accel device instead: GEM buffer objects, a validated submit
-ioctl scheduled through drm_sched, syncobj and sync_file fences, and
-results written into a buffer before the fence signals. Capabilities are
-queried, and each submission names its format, size and object class, so
-later hardware fits into the same uAPI.
+as a DRM accel device instead: GEM buffer objects, a validated, batched
+submit ioctl scheduled through drm_sched, syncobj and sync_file fences, and
+results written into a sized result region before each job's fence
+signals. Capabilities are sized queries; pictures are fourccs with planes;
+classes and directions are masks; jobs grow by appending fields. Later
+hardware (bigger or NV12 pictures, several directions a pass, more objects,
+landmarks) is new query answers, not a new uAPI.
+
+Why accel and not V4L2 mem2mem, as asked in 2011:
+- a detection is a job whose completion other engines' work chains on:
+  DRM has syncobjs, sync_file and dma-resv implicit sync, and drm_sched
+  gives per-file queues, timeouts and recovery; V4L2 has no fences;
+- frames from a V4L2 camera import without a copy (VIDIOC_EXPBUF, then
+  PRIME), so the camera stays in V4L2;
+- a V4L2 path would still need a metadata capture format for object lists,
+  controls for every detection parameter, and a way to pair each metadata
+  buffer with its frame, and would still lack fences.
 
 It was developed against the emulated FDIF of a patched QEMU (-M virt
 -device omap4-fdif) and tested there with KUnit and IGT-style tests."
@@ -150,6 +169,13 @@ git_ am -q "${series[@]}" || die "git am failed"
 git_ diff --quiet fdif fdif-am || die "git am result differs from the exported branch"
 git_ checkout -q -f pristine
 progress "checkpatch --strict"
-(cd "$repo" && ./scripts/checkpatch.pl --strict --no-tree --ignore FILE_PATH_CHANGES \
-	"${series[@]}") | grep -E '^(ERROR|WARNING|CHECK)|total:' >&2 || true
+report="$(cd "$repo" && ./scripts/checkpatch.pl --strict --no-tree --ignore FILE_PATH_CHANGES \
+	"${series[@]}" 2>&1)" || true
+totals="$(grep -c '^total:' <<<"$report" || true)"
+[ "$totals" -eq "${#series[@]}" ] ||
+	{ echo "$report" >&2; die "checkpatch did not check every patch ($totals of ${#series[@]})"; }
+if grep -E '^(ERROR|WARNING|CHECK)' <<<"$report" >&2 ||
+	grep '^total:' <<<"$report" | grep -qv '^total: 0 errors, 0 warnings, 0 checks'; then
+	die "checkpatch --strict is not clean on the series"
+fi
 ls "$out"/*.patch

@@ -10,6 +10,7 @@
 #include <linux/io.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
@@ -26,7 +27,6 @@
 #include <uapi/drm/fdif_accel.h>
 
 #include "fdif_drv.h"
-#include "fdif_regs.h"
 
 #define FDIF_AUTOSUSPEND_MS	50
 
@@ -80,68 +80,6 @@ static void fdif_postclose(struct drm_device *drm, struct drm_file *file)
 	fdif_file_put(ffile);
 }
 
-static int fdif_ioctl_get_param(struct drm_device *drm, void *data,
-				struct drm_file *file)
-{
-	struct fdif_device *fdev = to_fdif_device(drm);
-	struct drm_fdif_get_param *args = data;
-
-	if (args->pad)
-		return -EINVAL;
-
-	switch (args->param) {
-	case DRM_FDIF_PARAM_REVISION:
-		args->value = fdev->revision;
-		break;
-	case DRM_FDIF_PARAM_MAX_WIDTH:
-		args->value = FDIF_PIC_WIDTH;
-		break;
-	case DRM_FDIF_PARAM_MAX_HEIGHT:
-		args->value = FDIF_PIC_HEIGHT;
-		break;
-	case DRM_FDIF_PARAM_FORMATS:
-		args->value = BIT(DRM_FDIF_FORMAT_GREY8);
-		break;
-	case DRM_FDIF_PARAM_OBJECT_CLASSES:
-		args->value = BIT(DRM_FDIF_CLASS_FACE);
-		break;
-	case DRM_FDIF_PARAM_MAX_OBJECTS:
-		args->value = FDIF_MAX_FACES;
-		break;
-	case DRM_FDIF_PARAM_MIN_SIZES:
-		args->value = fdif_params_min_sizes();
-		break;
-	case DRM_FDIF_PARAM_DIRECTIONS:
-		args->value = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
-			      BIT(DRM_FDIF_DIR_LEFT);
-		break;
-	case DRM_FDIF_PARAM_WORK_SIZE:
-		args->value = FDIF_WORK_SIZE;
-		break;
-	case DRM_FDIF_PARAM_ALIGN:
-		args->value = FDIF_ADDR_ALIGN;
-		break;
-	case DRM_FDIF_PARAM_RESULT_SIZE:
-		args->value = sizeof(struct drm_fdif_result);
-		break;
-	case DRM_FDIF_PARAM_ROI_MAX_X:
-		args->value = FDIF_ROI_MAX_X;
-		break;
-	case DRM_FDIF_PARAM_ROI_MAX_Y:
-		args->value = FDIF_ROI_MAX_Y;
-		break;
-	case DRM_FDIF_PARAM_ROI_MIN_SIZE:
-		args->value = FDIF_ROI_MIN;
-		break;
-	case DRM_FDIF_PARAM_MAX_LHIT:
-		args->value = FDIF_MAX_LHIT;
-		break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static void fdif_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct fdif_file *ffile = file->driver_priv;
@@ -155,7 +93,7 @@ static void fdif_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 static const struct drm_ioctl_desc fdif_ioctls[] = {
 #define FDIF_IOCTL(n, func) \
 	DRM_IOCTL_DEF_DRV(FDIF_##n, fdif_ioctl_##func, 0)
-	FDIF_IOCTL(GET_PARAM, get_param),
+	FDIF_IOCTL(QUERY, query),
 	FDIF_IOCTL(BO_CREATE, bo_create),
 	FDIF_IOCTL(BO_MMAP_OFFSET, bo_mmap_offset),
 	FDIF_IOCTL(BO_WAIT, bo_wait),
@@ -196,6 +134,9 @@ static int fdif_probe(struct platform_device *pdev)
 	if (IS_ERR(fdev))
 		return PTR_ERR(fdev);
 	platform_set_drvdata(pdev, fdev);
+	fdev->gen = of_device_get_match_data(dev);
+	if (!fdev->gen)
+		return -ENODEV;
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
 	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
@@ -222,7 +163,7 @@ static int fdif_probe(struct platform_device *pdev)
 	ret = pm_runtime_resume_and_get(dev);
 	if (ret)
 		return ret;
-	fdev->revision = readl(fdev->regs + FDIF_REVISION);
+	fdev->revision = fdev->gen->ops->revision(fdev);
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
 
@@ -260,7 +201,7 @@ static int fdif_runtime_suspend(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
 
-	fdif_hw_suspend(fdev);
+	fdev->gen->ops->hw_suspend(fdev);
 	return 0;
 }
 
@@ -308,7 +249,7 @@ static const struct dev_pm_ops fdif_pm_ops = {
 };
 
 static const struct of_device_id fdif_of_match[] = {
-	{ .compatible = "ti,omap4-fdif" },
+	{ .compatible = "ti,omap4-fdif", .data = &fdif_gen_omap4 },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, fdif_of_match);

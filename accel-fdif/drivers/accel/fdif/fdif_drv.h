@@ -14,10 +14,13 @@
 #include <drm/drm_device.h>
 #include <drm/gpu_scheduler.h>
 
-#include "fdif_params.h"
+#include "fdif_gen.h"
 
-struct drm_fdif_result;
 struct fdif_job;
+
+/* Limits of one submission (the queries report them) */
+#define FDIF_MAX_BATCH		16
+#define FDIF_MAX_SYNCS		64
 
 /**
  * struct fdif_stats - what debugfs "stats" shows
@@ -46,6 +49,7 @@ struct fdif_stats {
 /**
  * struct fdif_device - one FDIF
  * @drm: the DRM (accel) device
+ * @gen: its hardware generation
  * @regs: its registers
  * @irq: its interrupt
  * @revision: REVISION, read at probe
@@ -64,6 +68,7 @@ struct fdif_stats {
  */
 struct fdif_device {
 	struct drm_device drm;
+	const struct fdif_gen *gen;
 	void __iomem *regs;
 	int irq;
 	u32 revision;
@@ -119,25 +124,23 @@ int fdif_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
 int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 
-/* fdif_hw.c */
-int fdif_hw_init(struct fdif_device *fdev);
-void fdif_hw_reset(struct fdif_device *fdev);
-void fdif_hw_suspend(struct fdif_device *fdev);
-void fdif_hw_run(struct fdif_device *fdev, u32 picaddr, u32 wkaddr,
-		 const struct fdif_hw_params *hw);
-u32 fdif_hw_take_pending(struct fdif_device *fdev);
-void fdif_hw_read_results(struct fdif_device *fdev,
-			  struct drm_fdif_result *res);
-irqreturn_t fdif_irq(int irq, void *arg);
+/* fdif_query.c */
+int fdif_ioctl_query(struct drm_device *drm, void *data,
+		     struct drm_file *file);
 
 /* fdif_job.c */
+int fdif_hw_init(struct fdif_device *fdev);
+void fdif_hw_reset(struct fdif_device *fdev);
+irqreturn_t fdif_irq(int irq, void *arg);
 int fdif_sched_init(struct fdif_device *fdev);
 void fdif_job_abort_active(struct fdif_device *fdev);
-int fdif_ioctl_submit(struct drm_device *drm, void *data,
-		      struct drm_file *file);
 void fdif_job_done(struct fdif_device *fdev, u32 events);
 int fdif_sched_suspend(struct fdif_device *fdev);
 void fdif_sched_resume(struct fdif_device *fdev);
+
+/* fdif_submit.c */
+int fdif_ioctl_submit(struct drm_device *drm, void *data,
+		      struct drm_file *file);
 
 /* fdif_debugfs.c */
 #ifdef CONFIG_DEBUG_FS

@@ -13,6 +13,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_print.h>
+#include <drm/drm_utils.h>
 
 #include <uapi/drm/fdif_accel.h>
 
@@ -94,6 +95,15 @@ int fdif_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/*
+	 * An imported buffer is mapped through its dma-buf fd, where the
+	 * exporter sees it: drm_gem_dma_mmap() would map the importer's DMA
+	 * address and skip the exporter's cache maintenance.
+	 */
+	if (obj->import_attach) {
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
 	ret = drm_gem_create_mmap_offset(obj);
 	if (!ret)
 		args->offset = drm_vma_node_offset_addr(&obj->vma_node);
@@ -108,18 +118,16 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 	struct drm_gem_object *obj;
 	long ret;
 
-	if (args->flags || args->timeout_ns < 0)
+	if (args->flags)
 		return -EINVAL;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
 
 	ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_READ, true,
-				    fdif_timeout_to_jiffies(args->timeout_ns));
+				    drm_timeout_abs_to_jiffies(args->timeout_ns));
 	drm_gem_object_put(obj);
 	if (ret > 0)
 		return 0;
-	if (ret == 0)
-		return args->timeout_ns ? -ETIMEDOUT : -EBUSY;
-	return ret;
+	return ret ? ret : -ETIMEDOUT;
 }

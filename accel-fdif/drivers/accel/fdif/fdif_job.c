@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Jobs: the submit ioctl, the drm_sched backend (one hardware queue with
+ * Jobs on the hardware: the drm_sched backend (one hardware queue with
  * room for one job, one entity per open file), completion from the
- * interrupt, and recovery from hung jobs.
+ * interrupt, and recovery from hung jobs. The submit ioctl that makes
+ * them is in fdif_submit.c.
  *
  * Everything a job needs is allocated in the submit ioctl: run_job and the
  * signalling path (interrupt, timeout) only program registers, copy results
@@ -11,30 +12,20 @@
  * Copyright (c) 2026 The fdif developers
  */
 
-#include <linux/dma-fence-chain.h>
-#include <linux/dma-resv.h>
-#include <linux/file.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
-#include <linux/sync_file.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
-#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_managed.h>
-#include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_print.h>
-#include <drm/drm_syncobj.h>
 
 #include <uapi/drm/fdif_accel.h>
 
 #include "fdif_drv.h"
-#include "fdif_regs.h"
-
-#define FDIF_MAX_SYNCS		64
+#include "fdif_job.h"
 
 static int fdif_timeout_ms_set(const char *val, const struct kernel_param *kp)
 {
@@ -60,57 +51,6 @@ static unsigned int fdif_timeout_ms = 2000;
 module_param_cb(timeout_ms, &fdif_timeout_ms_ops, &fdif_timeout_ms, 0444);
 MODULE_PARM_DESC(timeout_ms, "time a job may take before the device is reset (ms, 1..600000)");
 
-enum fdif_bo_role {
-	FDIF_BO_PICTURE,
-	FDIF_BO_WORK,
-	FDIF_BO_RESULT,
-	FDIF_BO_COUNT,
-};
-
-struct fdif_out_sync {
-	struct drm_syncobj *syncobj;
-	struct dma_fence_chain *chain;	/* for a timeline point */
-	u64 point;
-};
-
-/**
- * struct fdif_job - one detection
- * @base: the scheduler's job
- * @fdev: the device
- * @ffile: the file it came from (referenced)
- * @bos: picture, work and result BOs (referenced)
- * @picaddr: DMA address of the picture
- * @wkaddr: DMA address of the work area
- * @result: kernel address of the &struct drm_fdif_result
- * @hw: the detection parameters
- * @seqno: sequence number on its file
- * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
- * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
- * @pm_ref: holds a runtime PM reference, from submit to free
- * @scheduled_cb: on the scheduled fence, to report a job that never ran
- * @start: when it was started on the hardware
- */
-struct fdif_job {
-	struct drm_sched_job base;
-	struct fdif_device *fdev;
-	struct fdif_file *ffile;
-	struct drm_gem_object *bos[FDIF_BO_COUNT];
-	u32 picaddr, wkaddr;
-	struct drm_fdif_result *result;
-	struct fdif_hw_params hw;
-	u64 seqno;
-	struct dma_fence *hw_fence;
-	bool hw_fence_init;
-	bool pm_ref;
-	struct dma_fence_cb scheduled_cb;
-	ktime_t start;
-};
-
-static struct fdif_job *to_fdif_job(struct drm_sched_job *job)
-{
-	return container_of(job, struct fdif_job, base);
-}
-
 static const char *fdif_fence_driver_name(struct dma_fence *fence)
 {
 	return "fdif";
@@ -126,13 +66,86 @@ static const struct dma_fence_ops fdif_fence_ops = {
 	.get_timeline_name = fdif_fence_timeline_name,
 };
 
+/**
+ * fdif_hw_init() - soft-reset the module and set it up for jobs
+ * @fdev: the device, powered
+ *
+ * Discards anything the hardware was doing. Called at runtime resume and
+ * after a fault.
+ *
+ * Return: 0 or -ETIMEDOUT if the reset does not complete.
+ */
+int fdif_hw_init(struct fdif_device *fdev)
+{
+	return fdev->gen->ops->hw_init(fdev);
+}
+
+/**
+ * fdif_hw_reset() - soft-reset the module after a fault
+ * @fdev: the device, powered, no job on it
+ *
+ * Until a reset completes (here or at the next runtime resume), no job is
+ * started: run_job fails them with -EIO.
+ */
+void fdif_hw_reset(struct fdif_device *fdev)
+{
+	atomic64_inc(&fdev->stats.resets);
+	WRITE_ONCE(fdev->hw_failed, fdif_hw_init(fdev) != 0);
+}
+
+/**
+ * fdif_irq() - the interrupt handler: acknowledge and complete the job
+ * @irq: the interrupt
+ * @arg: the device
+ *
+ * Return: IRQ_NONE if the module had nothing to say (a spurious interrupt).
+ */
+irqreturn_t fdif_irq(int irq, void *arg)
+{
+	struct fdif_device *fdev = arg;
+	u32 events = fdev->gen->ops->irq_events(fdev);
+
+	if (!events) {
+		atomic64_inc(&fdev->stats.spurious_irqs);
+		return IRQ_NONE;
+	}
+	fdif_job_done(fdev, events);
+	return IRQ_HANDLED;
+}
+
+/*
+ * The whole header, written when the job ends and not at submit: until
+ * then the region may still hold an earlier job's result, being read.
+ */
+static void fdif_job_write_header(struct fdif_job *job, int status, u32 count)
+{
+	*job->result = (struct drm_fdif_result_header) {
+		.version = DRM_FDIF_RESULT_VERSION,
+		.header_size = sizeof(struct drm_fdif_result_header),
+		.object_size = sizeof(struct drm_fdif_object),
+		.capacity = job->fdev->gen->capacity,
+		.count = count,
+		.status = status,
+		.seqno = job->seqno,
+	};
+}
+
+static struct drm_fdif_object *fdif_job_objects(struct fdif_job *job)
+{
+	return (struct drm_fdif_object *)(job->result + 1);
+}
+
 static void fdif_pm_idle(struct fdif_device *fdev)
 {
 	pm_runtime_mark_last_busy(fdev->drm.dev);
 	pm_runtime_put_autosuspend(fdev->drm.dev);
 }
 
-static void fdif_job_free(struct fdif_job *job)
+/**
+ * fdif_job_free() - release a job and what it holds
+ * @job: the job, from the submit ioctl (maybe half set up) or the scheduler
+ */
+void fdif_job_free(struct fdif_job *job)
 {
 	int i;
 
@@ -154,14 +167,9 @@ static void fdif_job_free(struct fdif_job *job)
  * End a job: write its result header, account its time, signal its
  * hardware fence. The job may be freed as soon as the fence signals.
  */
-static void fdif_job_signal(struct fdif_job *job, int err)
+static void fdif_job_signal(struct fdif_job *job, int err, u32 count)
 {
-	struct drm_fdif_result *res = job->result;
-
-	res->status = err;
-	res->seqno = job->seqno;
-	if (err)
-		res->count = 0;
+	fdif_job_write_header(job, err, err ? 0 : count);
 	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
 		     &job->ffile->busy_ns);
 	if (err)
@@ -184,7 +192,7 @@ static struct fdif_job *fdif_take_active(struct fdif_device *fdev)
 /**
  * fdif_job_done() - the hardware raised FINISH or ERR for the active job
  * @fdev: the device
- * @events: FDIF_IRQ_* bits, already acknowledged
+ * @events: FDIF_EV_* bits, already acknowledged
  *
  * Called from the interrupt handler, and from the timeout handler when it
  * finds the interrupt was lost.
@@ -193,6 +201,7 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 {
 	struct fdif_job *job;
 	bool cookie;
+	u32 count;
 
 	cookie = dma_fence_begin_signalling();
 	job = fdif_take_active(fdev);
@@ -201,36 +210,39 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 		dma_fence_end_signalling(cookie);
 		return;
 	}
-	if (events & FDIF_IRQ_ERR) {
+	if (events & FDIF_EV_ERROR) {
 		atomic64_inc(&fdev->stats.errors);
 		/* the module stopped in an unknown state: start over */
 		fdif_hw_reset(fdev);
-		fdif_job_signal(job, -EIO);
+		fdif_job_signal(job, -EIO, 0);
 	} else {
 		atomic64_inc(&fdev->stats.completed);
-		fdif_hw_read_results(fdev, job->result);
-		fdif_job_signal(job, 0);
+		count = fdev->gen->ops->read_results(fdev, &job->hw,
+						     fdif_job_objects(job),
+						     fdev->gen->capacity);
+		fdif_job_signal(job, 0, count);
 	}
 	dma_fence_end_signalling(cookie);
 }
 
-/*
+/**
+ * fdif_job_scheduled() - report a job dropped without running
+ * @fence: its scheduled fence
+ * @cb: &fdif_job.scheduled_cb
+ *
  * The scheduled fence signals after run_job() for a job that ran, and for
  * one dropped with its entity (its process was killed with jobs queued)
  * once its dependencies are done, just before its finished fence: then
  * its result must say so, as the uAPI documents, rather than keep what
  * the BO held. No one else writes that result any more.
  */
-static void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
+void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 {
 	struct fdif_job *job = container_of(cb, struct fdif_job, scheduled_cb);
-	struct drm_fdif_result *res = job->result;
 
 	if (job->hw_fence_init)
 		return;	/* run_job() or its completion wrote the result */
-	res->status = -ECANCELED;
-	res->count = 0;
-	res->seqno = job->seqno;
+	fdif_job_write_header(job, -ECANCELED, 0);
 	atomic64_inc(&job->fdev->stats.cancelled);
 }
 
@@ -259,14 +271,14 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	if (err) {
 		/* cancelled, or no hardware to run it on */
 		atomic64_inc(&fdev->stats.cancelled);
-		fdif_job_signal(job, err);
+		fdif_job_signal(job, err, 0);
 		goto out;
 	}
 
 	spin_lock_irq(&fdev->job_lock);
 	fdev->active = job;
 	spin_unlock_irq(&fdev->job_lock);
-	fdif_hw_run(fdev, job->picaddr, job->wkaddr, &job->hw);
+	fdev->gen->ops->run(fdev, &job->hw);
 	drm_dev_exit(idx);
 out:
 	dma_fence_end_signalling(cookie);
@@ -293,7 +305,7 @@ static void fdif_job_reinsert(struct drm_sched_job *sched_job)
 /* The job on the hardware timed out: a lost interrupt, or a real hang. */
 static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
 {
-	u32 events = fdif_hw_take_pending(fdev);
+	u32 events = fdev->gen->ops->take_pending(fdev);
 
 	if (events) {
 		atomic64_inc(&fdev->stats.missed_irqs);
@@ -306,7 +318,7 @@ static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
 		job->seqno);
 	fdif_hw_reset(fdev);
 	fdif_take_active(fdev);
-	fdif_job_signal(job, -ETIMEDOUT);
+	fdif_job_signal(job, -ETIMEDOUT, 0);
 }
 
 static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
@@ -490,352 +502,9 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 	if (job) {
 		fdif_hw_reset(fdev);
 		atomic64_inc(&fdev->stats.cancelled);
-		fdif_job_signal(job, -ENODEV);
+		fdif_job_signal(job, -ENODEV, 0);
 	}
 	dma_fence_end_signalling(cookie);
 	enable_irq(fdev->irq);
 	mutex_unlock(&fdev->reset_lock);
-}
-
-/*
- * Look a BO up and check that @len bytes at @offset lie inside it, at an
- * address the 32-bit, @align-aligned address registers can take.
- */
-static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
-{
-	int ret, idx;
-
-	if (!drm_dev_enter(&fdev->drm, &idx))
-		return -ENODEV;
-	ret = pm_runtime_resume_and_get(fdev->drm.dev);
-	drm_dev_exit(idx);
-	if (ret < 0)
-		return ret;
-	job->pm_ref = true;
-	return 0;
-}
-
-static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
-			  enum fdif_bo_role role, u32 handle, u32 offset,
-			  size_t len, u32 align, dma_addr_t *addr)
-{
-	struct drm_gem_dma_object *dma;
-	struct drm_gem_object *obj;
-
-	obj = drm_gem_object_lookup(file, handle);
-	if (!obj)
-		return -ENOENT;
-	job->bos[role] = obj;
-	dma = to_drm_gem_dma_obj(obj);
-	if (!IS_ALIGNED(offset, align) || offset > obj->size ||
-	    len > obj->size - offset)
-		return -EINVAL;
-	*addr = dma->dma_addr + offset;
-	if (*addr + len - 1 > U32_MAX)
-		return -EINVAL;
-	return 0;
-}
-
-static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
-			   const struct drm_fdif_submit *args)
-{
-	struct drm_gem_dma_object *res;
-	dma_addr_t addr;
-	int ret;
-
-	ret = fdif_lookup_bo(file, job, FDIF_BO_PICTURE, args->picture_handle,
-			     args->picture_offset,
-			     (size_t)args->stride * args->height,
-			     FDIF_ADDR_ALIGN, &addr);
-	if (ret)
-		return ret;
-	job->picaddr = addr;
-	ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
-			     args->work_offset, FDIF_WORK_SIZE, FDIF_ADDR_ALIGN,
-			     &addr);
-	if (ret)
-		return ret;
-	job->wkaddr = addr;
-	ret = fdif_lookup_bo(file, job, FDIF_BO_RESULT, args->result_handle,
-			     args->result_offset, sizeof(struct drm_fdif_result),
-			     8, &addr);
-	if (ret)
-		return ret;
-	/* the kernel writes the result: it must be one of our own BOs */
-	res = to_drm_gem_dma_obj(job->bos[FDIF_BO_RESULT]);
-	if (!res->vaddr || job->bos[FDIF_BO_RESULT]->import_attach)
-		return -EINVAL;
-	job->result = res->vaddr + args->result_offset;
-	return 0;
-}
-
-static int fdif_copy_in_syncs(struct drm_file *file, struct fdif_job *job,
-			      const struct drm_fdif_submit *args)
-{
-	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->in_syncs);
-	struct drm_fdif_sync s;
-	u32 i;
-	int ret;
-
-	for (i = 0; i < args->in_sync_count; i++) {
-		if (copy_from_user(&s, uptr + i, sizeof(s)))
-			return -EFAULT;
-		if (s.flags)
-			return -EINVAL;
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   s.handle, s.point);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static void fdif_out_syncs_free(struct fdif_out_sync *out, u32 count)
-{
-	u32 i;
-
-	for (i = 0; i < count; i++) {
-		if (out[i].syncobj)
-			drm_syncobj_put(out[i].syncobj);
-		dma_fence_chain_free(out[i].chain);
-	}
-	kvfree(out);
-}
-
-static struct fdif_out_sync *fdif_copy_out_syncs(struct drm_file *file,
-						 const struct drm_fdif_submit *args)
-{
-	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->out_syncs);
-	struct fdif_out_sync *out;
-	struct drm_fdif_sync s;
-	int ret = 0;
-	u32 i;
-
-	out = kvcalloc(args->out_sync_count, sizeof(*out), GFP_KERNEL);
-	if (!out)
-		return ERR_PTR(-ENOMEM);
-	for (i = 0; i < args->out_sync_count; i++) {
-		if (copy_from_user(&s, uptr + i, sizeof(s))) {
-			ret = -EFAULT;
-			break;
-		}
-		if (s.flags) {
-			ret = -EINVAL;
-			break;
-		}
-		out[i].syncobj = drm_syncobj_find(file, s.handle);
-		if (!out[i].syncobj) {
-			ret = -ENOENT;
-			break;
-		}
-		out[i].point = s.point;
-		if (s.point) {
-			out[i].chain = dma_fence_chain_alloc();
-			if (!out[i].chain) {
-				ret = -ENOMEM;
-				break;
-			}
-		}
-	}
-	if (ret) {
-		fdif_out_syncs_free(out, args->out_sync_count);
-		return ERR_PTR(ret);
-	}
-	return out;
-}
-
-static void fdif_signal_out_syncs(struct fdif_out_sync *out, u32 count,
-				  struct dma_fence *fence)
-{
-	u32 i;
-
-	for (i = 0; i < count; i++) {
-		if (out[i].chain) {
-			drm_syncobj_add_point(out[i].syncobj, out[i].chain,
-					      fence, out[i].point);
-			out[i].chain = NULL;	/* consumed */
-		} else {
-			drm_syncobj_replace_fence(out[i].syncobj, fence);
-		}
-	}
-}
-
-/* The job's BOs without duplicates (one BO may play several roles). */
-static int fdif_unique_bos(struct fdif_job *job, struct drm_gem_object **objs,
-			   bool *write)
-{
-	int i, j, n = 0;
-
-	for (i = 0; i < FDIF_BO_COUNT; i++) {
-		for (j = 0; j < n; j++)
-			if (objs[j] == job->bos[i])
-				break;
-		if (j == n) {
-			objs[n] = job->bos[i];
-			write[n++] = false;
-		}
-		/* the device reads the picture, writes work area and result */
-		if (i != FDIF_BO_PICTURE)
-			write[j] = true;
-	}
-	return n;
-}
-
-/*
- * A sync_file allocated before the job is armed, on a placeholder fence:
- * past drm_sched_job_arm() the job must be pushed, and nothing may fail.
- */
-static struct sync_file *fdif_sync_file_alloc(void)
-{
-	struct dma_fence *stub = dma_fence_get_stub();
-	struct sync_file *sync_file = sync_file_create(stub);
-
-	dma_fence_put(stub);
-	return sync_file;
-}
-
-int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
-{
-	struct fdif_device *fdev = to_fdif_device(drm);
-	struct fdif_file *ffile = file->driver_priv;
-	struct drm_fdif_submit *args = data;
-	struct drm_gem_object *objs[FDIF_BO_COUNT];
-	bool write[FDIF_BO_COUNT];
-	struct fdif_out_sync *out = NULL;
-	struct ww_acquire_ctx ctx;
-	struct sync_file *sync_file = NULL;
-	struct dma_fence *done;
-	struct fdif_job *job;
-	int ret, i, n, fd = -1;
-
-	ret = fdif_params_check(args);
-	if (ret)
-		return ret;
-	if (drm_dev_is_unplugged(drm))
-		return -ENODEV;
-	if (args->in_sync_count > FDIF_MAX_SYNCS ||
-	    args->out_sync_count > FDIF_MAX_SYNCS)
-		return -EINVAL;
-
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return -ENOMEM;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
-	if (!job->hw_fence) {
-		kfree(job);
-		return -ENOMEM;
-	}
-	job->fdev = fdev;
-	kref_get(&ffile->refcount);
-	job->ffile = ffile;
-	fdif_params_pack(args, &job->hw);
-
-	ret = fdif_lookup_bos(file, job, args);
-	if (ret)
-		goto err_free;
-
-	/*
-	 * Power the device up here, where we may sleep and take the PM
-	 * core's locks, not in run_job (the fence signalling path): the
-	 * reference is dropped when the job is freed.
-	 */
-	ret = fdif_job_pm_get(fdev, job);
-	if (ret)
-		goto err_free;
-
-	ret = drm_sched_job_init(&job->base, &ffile->entity, 1, ffile,
-				 file->client_id);
-	if (ret)
-		goto err_free;
-
-	ret = fdif_copy_in_syncs(file, job, args);
-	if (ret)
-		goto err_cleanup;
-	if (args->out_sync_count) {
-		out = fdif_copy_out_syncs(file, args);
-		if (IS_ERR(out)) {
-			ret = PTR_ERR(out);
-			out = NULL;
-			goto err_cleanup;
-		}
-	}
-	if (args->flags & DRM_FDIF_SUBMIT_FENCE_FD_OUT) {
-		fd = get_unused_fd_flags(O_CLOEXEC);
-		if (fd < 0) {
-			ret = fd;
-			goto err_cleanup;
-		}
-		sync_file = fdif_sync_file_alloc();
-		if (!sync_file) {
-			ret = -ENOMEM;
-			goto err_cleanup;
-		}
-	}
-
-	n = fdif_unique_bos(job, objs, write);
-	ret = drm_gem_lock_reservations(objs, n, &ctx);
-	if (ret)
-		goto err_cleanup;
-	for (i = 0; i < n; i++) {
-		ret = dma_resv_reserve_fences(objs[i]->resv, 1);
-		if (!ret)
-			ret = drm_sched_job_add_implicit_dependencies(&job->base,
-								      objs[i],
-								      write[i]);
-		if (ret)
-			goto err_unlock;
-	}
-
-	mutex_lock(&ffile->submit_lock);
-	drm_sched_job_arm(&job->base);
-	done = dma_fence_get(&job->base.s_fence->finished);
-	job->seqno = atomic64_inc_return(&ffile->seqno);
-	for (i = 0; i < n; i++)
-		dma_resv_add_fence(objs[i]->resv, done, write[i] ?
-				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
-	if (sync_file) {
-		/* not visible to anyone yet: swap the placeholder for the job */
-		dma_fence_put(sync_file->fence);
-		sync_file->fence = dma_fence_get(done);
-	}
-	atomic64_inc(&fdev->stats.submitted);
-	args->seqno = job->seqno;
-	/* cannot fail: the job is not pushed yet */
-	dma_fence_add_callback(&job->base.s_fence->scheduled,
-			       &job->scheduled_cb, fdif_job_scheduled);
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&ffile->submit_lock);
-	drm_gem_unlock_reservations(objs, n, &ctx);
-
-	if (out) {
-		fdif_signal_out_syncs(out, args->out_sync_count, done);
-		fdif_out_syncs_free(out, args->out_sync_count);
-	}
-	/*
-	 * Nothing fails past drm_sched_job_arm(). The fd is installed last;
-	 * drm_ioctl() copies fence_fd out after we return, so a caller whose
-	 * arguments are not writable gets -EFAULT with the fd in its table
-	 * (as with every DRM driver's out-fence: the handler never sees the
-	 * user pointer).
-	 */
-	if (sync_file) {
-		fd_install(fd, sync_file->file);
-		args->fence_fd = fd;
-	}
-	dma_fence_put(done);
-	return 0;
-
-err_unlock:
-	drm_gem_unlock_reservations(objs, n, &ctx);
-err_cleanup:
-	if (sync_file)
-		fput(sync_file->file);
-	if (fd >= 0)
-		put_unused_fd(fd);
-	if (out)
-		fdif_out_syncs_free(out, args->out_sync_count);
-	drm_sched_job_cleanup(&job->base);
-err_free:
-	fdif_job_free(job);
-	return ret;
 }

@@ -1,47 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the parameter validation and register packing.
+ * KUnit tests of the job check against a generation's tables, of the
+ * OMAP4's register packing and result unpacking.
  *
  * Copyright (c) 2026 The fdif developers
  */
 
 #include <kunit/test.h>
-#include <linux/jiffies.h>
-#include <linux/sched.h>
+
+#include <drm/drm_fourcc.h>
 
 #include <uapi/drm/fdif_accel.h>
 
-#include "fdif_params.h"
+#include "fdif_gen.h"
+#include "fdif_omap4.h"
 #include "fdif_regs.h"
 
-static struct drm_fdif_submit fdif_good_args(void)
+static struct drm_fdif_job fdif_good_job(void)
 {
-	return (struct drm_fdif_submit) {
-		.format = DRM_FDIF_FORMAT_GREY8,
-		.width = 320, .height = 240, .stride = 320,
-		.object_class = DRM_FDIF_CLASS_FACE,
-		.direction = DRM_FDIF_DIR_UP,
-		.min_size = 20,
-		.lhit = DRM_FDIF_LHIT_DEFAULT,
+	return (struct drm_fdif_job) {
+		.picture = {
+			.fourcc = DRM_FORMAT_R8,
+			.width = 320, .height = 240,
+			.planes[0] = { .handle = 1, .offset = 0, .stride = 320 },
+		},
+		.work_handle = 2,
+		.result_handle = 3,
+		.result_size = 32 + 35 * 40,
+		.classes = BIT(DRM_FDIF_CLASS_FACE),
+		.directions = BIT(DRM_FDIF_DIR_UP),
+		.min_width = 20, .min_height = 20,
+		.threshold = 5,
 	};
 }
 
 static void fdif_test_check_good(struct kunit *test)
 {
-	struct drm_fdif_submit a = fdif_good_args();
+	const struct fdif_gen *gen = &fdif_gen_omap4;
+	struct drm_fdif_job a = fdif_good_job();
 
-	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
 	a.roi = (struct drm_fdif_roi){ 160, 120, 160, 120 };
-	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
 	a.roi = (struct drm_fdif_roi){ 0, 0, 20, 20 };
-	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
-	a.direction = DRM_FDIF_DIR_LEFT;
-	a.min_size = 40;
-	a.lhit = 9;
-	a.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
-	KUNIT_EXPECT_EQ(test, fdif_params_check(&a), 0);
-	/* the sizes GET_PARAM reports are the ones the check accepts */
-	KUNIT_EXPECT_EQ(test, fdif_params_min_sizes(), 0x28201914ULL);
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+	a.directions = BIT(DRM_FDIF_DIR_LEFT);
+	a.min_width = 40;
+	a.min_height = 40;
+	a.threshold = 9;
+	a.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	a.result_size = 4096;
+	a.picture.planes[0].offset = 64;
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
 }
 
 static void fdif_test_check_bad(struct kunit *test)
@@ -51,61 +61,114 @@ static void fdif_test_check_bad(struct kunit *test)
 		{ 0, 0, 20, 19 }, { 160, 0, 161, 20 }, { 0, 120, 20, 121 },
 		{ 0, 0, 0, 240 }, { 10, 10, 0, 0 }, { 0, 0, U32_MAX, 20 },
 	};
-	struct drm_fdif_submit a;
+	const struct fdif_gen *gen = &fdif_gen_omap4;
+	struct drm_fdif_job a;
 	int i;
 
 #define EXPECT_BAD(field, value) do {					\
-		a = fdif_good_args();					\
+		a = fdif_good_job();					\
 		a.field = value;					\
-		KUNIT_EXPECT_EQ_MSG(test, fdif_params_check(&a), -EINVAL, \
+		KUNIT_EXPECT_EQ_MSG(test, fdif_job_check(gen, &a), -EINVAL, \
 				    #field " = " #value);		\
 	} while (0)
 	EXPECT_BAD(flags, 2);
 	EXPECT_BAD(flags, 0x80000000);
-	EXPECT_BAD(format, 1);
-	EXPECT_BAD(width, 640);
-	EXPECT_BAD(height, 0);
-	EXPECT_BAD(stride, 336);
-	EXPECT_BAD(object_class, 1);
-	EXPECT_BAD(direction, 3);
-	EXPECT_BAD(min_size, 0);
-	EXPECT_BAD(min_size, 24);
-	EXPECT_BAD(lhit, 10);
+	EXPECT_BAD(picture.fourcc, DRM_FORMAT_NV12);
+	EXPECT_BAD(picture.fourcc, 0);
+	EXPECT_BAD(picture.pad, 1);
+	EXPECT_BAD(picture.width, 640);
+	EXPECT_BAD(picture.width, 319);
+	EXPECT_BAD(picture.height, 0);
+	EXPECT_BAD(picture.planes[0].stride, 336);
+	EXPECT_BAD(picture.planes[0].stride, 0);
+	EXPECT_BAD(picture.planes[0].offset, 16);
+	EXPECT_BAD(picture.planes[0].pad, 1);
+	/* unused planes are zero */
+	EXPECT_BAD(picture.planes[1].handle, 1);
+	EXPECT_BAD(picture.planes[1].stride, 320);
+	EXPECT_BAD(picture.planes[2].offset, 32);
+	EXPECT_BAD(classes, 0);
+	EXPECT_BAD(classes, BIT(1));
+	EXPECT_BAD(classes, BIT(DRM_FDIF_CLASS_FACE) | BIT(31));
+	EXPECT_BAD(directions, 0);
+	EXPECT_BAD(directions, BIT(3));
+	/* the OMAP4 scans one direction a job */
+	EXPECT_BAD(directions, BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_LEFT));
+	EXPECT_BAD(min_width, 0);
+	EXPECT_BAD(min_width, 24);
+	EXPECT_BAD(min_height, 25);
+	EXPECT_BAD(threshold, 10);
+	EXPECT_BAD(result_size, 32 + 35 * 40 - 1);
+	EXPECT_BAD(result_size, 0);
+	EXPECT_BAD(in_sync_count, 65);
+	EXPECT_BAD(out_sync_count, 65);
 #undef EXPECT_BAD
 	for (i = 0; i < ARRAY_SIZE(bad_rois); i++) {
-		a = fdif_good_args();
+		a = fdif_good_job();
 		a.roi = bad_rois[i];
-		KUNIT_EXPECT_EQ_MSG(test, fdif_params_check(&a), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, fdif_job_check(gen, &a), -EINVAL,
 				    "roi %d", i);
 	}
 }
 
-static void fdif_test_pack(struct kunit *test)
+/* The tables the queries report are the ones the check uses. */
+static void fdif_test_tables(struct kunit *test)
 {
-	struct drm_fdif_submit a = fdif_good_args();
-	struct fdif_hw_params hw;
+	const struct fdif_gen *gen = &fdif_gen_omap4;
+	struct drm_fdif_job a = fdif_good_job();
+	u32 i;
 
-	fdif_params_pack(&a, &hw);
-	KUNIT_EXPECT_EQ(test, hw.dcond, 0);
-	KUNIT_EXPECT_EQ(test, hw.startx, 0);
-	KUNIT_EXPECT_EQ(test, hw.sizex, 320);
-	KUNIT_EXPECT_EQ(test, hw.sizey, 240);
-	KUNIT_EXPECT_EQ(test, hw.lhit, 5);
+	KUNIT_EXPECT_EQ(test, fdif_result_size(gen), 32 + 35 * 40);
+	KUNIT_EXPECT_EQ(test, sizeof(struct drm_fdif_result_header), 32);
+	KUNIT_EXPECT_EQ(test, sizeof(struct drm_fdif_object), 40);
+	KUNIT_EXPECT_EQ(test, sizeof(struct drm_fdif_job), 160);
+	KUNIT_EXPECT_EQ(test, gen->capacity, FDIF_MAX_FACES);
+	for (i = 0; i < gen->num_min_sizes; i++) {
+		a.min_width = gen->min_sizes[i].width;
+		a.min_height = gen->min_sizes[i].height;
+		KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+		if (i)
+			KUNIT_EXPECT_GT(test, gen->min_sizes[i].width,
+					gen->min_sizes[i - 1].width);
+	}
+	for (i = 0; i < 32; i++) {
+		a.directions = BIT(i);
+		KUNIT_EXPECT_EQ_MSG(test, fdif_job_check(gen, &a),
+				    gen->info.directions & BIT(i) ? 0 : -EINVAL,
+				    "direction %u", i);
+	}
+	KUNIT_EXPECT_NOT_NULL(test, fdif_gen_format(gen, DRM_FORMAT_R8));
+	KUNIT_EXPECT_NULL(test, fdif_gen_format(gen, DRM_FORMAT_NV12));
+}
+
+static void fdif_test_prepare(struct kunit *test)
+{
+	struct drm_fdif_job a = fdif_good_job();
+	struct fdif_hw_job hw = { };
+
+	fdif_omap4_prepare(&a, &hw);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_DCOND], 0);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_STARTX], 0);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_SIZEX], 320);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_SIZEY], 240);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_LHIT], 5);
 
 	/* min size in bits 1:0, direction in 3:2: '|' not '||' (2011's bug) */
-	a.min_size = 32;
-	a.direction = DRM_FDIF_DIR_RIGHT;
+	a.min_width = 32;
+	a.min_height = 32;
+	a.directions = BIT(DRM_FDIF_DIR_RIGHT);
 	a.roi = (struct drm_fdif_roi){ 10, 20, 100, 80 };
-	fdif_params_pack(&a, &hw);
-	KUNIT_EXPECT_EQ(test, hw.dcond, 0x6);
-	KUNIT_EXPECT_EQ(test, hw.startx, 10);
-	KUNIT_EXPECT_EQ(test, hw.starty, 20);
-	KUNIT_EXPECT_EQ(test, hw.sizex, 100);
-	KUNIT_EXPECT_EQ(test, hw.sizey, 80);
-	a.min_size = 40;
-	a.direction = DRM_FDIF_DIR_LEFT;
-	fdif_params_pack(&a, &hw);
-	KUNIT_EXPECT_EQ(test, hw.dcond, 0xb);
+	fdif_omap4_prepare(&a, &hw);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_DCOND], 0x6);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_STARTX], 10);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_STARTY], 20);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_SIZEX], 100);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_SIZEY], 80);
+	a.min_width = 40;
+	a.min_height = 40;
+	a.directions = BIT(DRM_FDIF_DIR_LEFT);
+	fdif_omap4_prepare(&a, &hw);
+	KUNIT_EXPECT_EQ(test, hw.regs[FDIF_OMAP4_DCOND], 0xb);
 }
 
 static void fdif_test_unpack(struct kunit *test)
@@ -113,17 +176,25 @@ static void fdif_test_unpack(struct kunit *test)
 	struct drm_fdif_object o;
 
 	/* reserved bits above each field are dropped */
-	fdif_unpack_face(0xfe00 | 319, 0xff00 | 239, 0xf000 | 9 << 8 | 49,
-			 0xfe00 | 345, &o);
-	KUNIT_EXPECT_EQ(test, o.center_x, 319);
-	KUNIT_EXPECT_EQ(test, o.center_y, 239);
-	KUNIT_EXPECT_EQ(test, o.size, 49);
+	fdif_omap4_unpack_face(0xfe00 | 319, 0xff00 | 239, 0xf000 | 9 << 8 | 49,
+			       0xfe00 | 345, 0x8, &o);
+	KUNIT_EXPECT_EQ(test, o.x, 319 - 24);
+	KUNIT_EXPECT_EQ(test, o.y, 239 - 24);
+	KUNIT_EXPECT_EQ(test, o.width, 49);
+	KUNIT_EXPECT_EQ(test, o.height, 49);
+	/* the box gives the hardware's center back */
+	KUNIT_EXPECT_EQ(test, o.x + (s32)o.width / 2, 319);
 	KUNIT_EXPECT_EQ(test, o.angle, 345);
+	KUNIT_EXPECT_EQ(test, o.direction, DRM_FDIF_DIR_LEFT);
 	KUNIT_EXPECT_EQ(test, o.raw_confidence, 9);
 	KUNIT_EXPECT_EQ(test, o.confidence, 0);
 	KUNIT_EXPECT_EQ(test, o.object_class, DRM_FDIF_CLASS_FACE);
+	KUNIT_EXPECT_EQ(test, o.fields, fdif_gen_omap4.object_fields);
+	/* a face at the border: its box starts left of the picture */
+	fdif_omap4_unpack_face(5, 3, 40, 400, 0, &o);
+	KUNIT_EXPECT_EQ(test, o.x, -15);
+	KUNIT_EXPECT_EQ(test, o.y, -17);
 	/* angle registers are 9 bits: values past 359 wrap */
-	fdif_unpack_face(0, 0, 0, 400, &o);
 	KUNIT_EXPECT_EQ(test, o.angle, 40);
 	KUNIT_EXPECT_EQ(test, o.confidence, DRM_FDIF_CONFIDENCE_MAX);
 }
@@ -132,52 +203,23 @@ static void fdif_test_confidence(struct kunit *test)
 {
 	u32 raw, prev = U32_MAX;
 
-	KUNIT_EXPECT_EQ(test, fdif_confidence_normalize(0), DRM_FDIF_CONFIDENCE_MAX);
-	KUNIT_EXPECT_EQ(test, fdif_confidence_normalize(9), 0);
-	KUNIT_EXPECT_EQ(test, fdif_confidence_normalize(15), 0);
+	KUNIT_EXPECT_EQ(test, fdif_omap4_confidence(0), DRM_FDIF_CONFIDENCE_MAX);
+	KUNIT_EXPECT_EQ(test, fdif_omap4_confidence(9), 0);
+	KUNIT_EXPECT_EQ(test, fdif_omap4_confidence(15), 0);
 	/* larger is better: strictly decreasing in the TRM's value */
 	for (raw = 0; raw <= FDIF_MAX_CONFIDENCE; raw++) {
-		KUNIT_EXPECT_LT(test, fdif_confidence_normalize(raw), prev);
-		prev = fdif_confidence_normalize(raw);
+		KUNIT_EXPECT_LT(test, fdif_omap4_confidence(raw), prev);
+		prev = fdif_omap4_confidence(raw);
 	}
-}
-
-static void fdif_test_timeout(struct kunit *test)
-{
-	static const s64 ns[] = {
-		1, 999, NSEC_PER_MSEC, NSEC_PER_SEC, 3600 * NSEC_PER_SEC,
-		(s64)U32_MAX * NSEC_PER_SEC, S64_MAX / 2, S64_MAX - 1, S64_MAX,
-	};
-	long prev = 0, j;
-	int i;
-
-	KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(0), 0);
-	/* never negative, never "forever", never shorter for a longer wait */
-	for (i = 0; i < ARRAY_SIZE(ns); i++) {
-		j = fdif_timeout_to_jiffies(ns[i]);
-		KUNIT_EXPECT_GT_MSG(test, j, 0, "%lld ns", ns[i]);
-		KUNIT_EXPECT_LT_MSG(test, j, MAX_SCHEDULE_TIMEOUT, "%lld ns", ns[i]);
-		KUNIT_EXPECT_GE_MSG(test, j, prev, "%lld ns", ns[i]);
-		prev = j;
-	}
-	/* rounds up: a second is at least HZ jiffies */
-	KUNIT_EXPECT_GE(test, fdif_timeout_to_jiffies(NSEC_PER_SEC), (long)HZ);
-	/* the largest timeout: clamped where a long of jiffies ends */
-	if (BITS_PER_LONG == 32)
-		KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(S64_MAX),
-				MAX_SCHEDULE_TIMEOUT - 1);
-	else
-		KUNIT_EXPECT_EQ(test, fdif_timeout_to_jiffies(S64_MAX),
-				(long)nsecs_to_jiffies64(S64_MAX) + 1);
 }
 
 static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_check_good),
 	KUNIT_CASE(fdif_test_check_bad),
-	KUNIT_CASE(fdif_test_pack),
+	KUNIT_CASE(fdif_test_tables),
+	KUNIT_CASE(fdif_test_prepare),
 	KUNIT_CASE(fdif_test_unpack),
 	KUNIT_CASE(fdif_test_confidence),
-	KUNIT_CASE(fdif_test_timeout),
 	{ }
 };
 

@@ -1,168 +1,183 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Validation of a submission's detection parameters and their packing into
- * FDIF register values. Pure functions, covered by KUnit (fdif_kunit.c).
+ * Checks of a job against what its hardware generation can do. They are
+ * driven by the generation's tables (struct fdif_gen), the same ones the
+ * query ioctl reports, so a job the queries allow is a job the driver
+ * takes. Buffer handles and sizes are checked by the submit ioctl against
+ * the BOs. Pure functions, covered by KUnit (fdif_kunit.c).
  *
  * Copyright (c) 2026 The fdif developers
  */
 
-#include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/sched.h>
 
-#include <uapi/drm/fdif_accel.h>
+#include <drm/drm_fourcc.h>
 
-#include "fdif_params.h"
-#include "fdif_regs.h"
+#include "fdif_gen.h"
 
-/* FD_DCOND.MIN_SIZE encodings 0..3 */
-static const u32 fdif_min_sizes[] = { 20, 25, 32, 40 };
-
-/* the hardware's result registers and the uAPI's result hold as many */
-static_assert(FDIF_MAX_FACES == DRM_FDIF_MAX_OBJECTS);
-
-static int fdif_min_size_code(u32 size)
+/**
+ * fdif_gen_format() - a generation's constraints for a picture format
+ * @gen: the generation
+ * @fourcc: a DRM_FORMAT_* code
+ *
+ * Return: the format's entry, or NULL if the generation does not take it.
+ */
+const struct drm_fdif_format_info *
+fdif_gen_format(const struct fdif_gen *gen, u32 fourcc)
 {
-	int i;
+	u32 i;
 
-	for (i = 0; i < ARRAY_SIZE(fdif_min_sizes); i++)
-		if (fdif_min_sizes[i] == size)
+	for (i = 0; i < gen->num_formats; i++)
+		if (gen->formats[i].fourcc == fourcc)
+			return &gen->formats[i];
+	return NULL;
+}
+
+/**
+ * fdif_gen_min_size_index() - which supported minimum object size this is
+ * @gen: the generation
+ * @width: the minimum width asked for
+ * @height: the minimum height asked for
+ *
+ * Return: its index in &fdif_gen.min_sizes, or -EINVAL.
+ */
+int fdif_gen_min_size_index(const struct fdif_gen *gen, u32 width, u32 height)
+{
+	u32 i;
+
+	for (i = 0; i < gen->num_min_sizes; i++)
+		if (gen->min_sizes[i].width == width &&
+		    gen->min_sizes[i].height == height)
 			return i;
 	return -EINVAL;
 }
 
 /**
- * fdif_params_min_sizes() - DRM_FDIF_PARAM_MIN_SIZES
+ * fdif_result_size() - bytes a job's result region must hold
+ * @gen: the generation
  *
- * Return: the supported minimum sizes, one per byte, smallest first.
+ * Return: the header and room for &fdif_gen.capacity objects.
  */
-u64 fdif_params_min_sizes(void)
+u32 fdif_result_size(const struct fdif_gen *gen)
 {
-	u64 v = 0;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(fdif_min_sizes); i++)
-		v |= (u64)fdif_min_sizes[i] << (8 * i);
-	return v;
+	return sizeof(struct drm_fdif_result_header) +
+	       gen->capacity * sizeof(struct drm_fdif_object);
 }
 
-/**
- * fdif_params_check() - validate what a submission asks the hardware for
- * @args: the submission, as copied from userspace
- *
- * Checks the fields this hardware generation constrains: picture format
- * and geometry, object class, direction, minimum size, LHIT, the region of
- * interest and the flags. Buffer handles, offsets and sizes are checked
- * against the BOs by the caller.
- *
- * Return: 0 or -EINVAL.
- */
-int fdif_params_check(const struct drm_fdif_submit *args)
+/* The classes' directions a job may scan: those every class asked for has. */
+static u32 fdif_class_directions(const struct fdif_gen *gen, u32 classes)
 {
-	const struct drm_fdif_roi *roi = &args->roi;
+	u32 i, dirs = gen->info.directions;
 
-	if (args->flags & ~DRM_FDIF_SUBMIT_FENCE_FD_OUT)
+	for (i = 0; i < gen->num_classes; i++)
+		if (classes & BIT(gen->classes[i].object_class))
+			dirs &= gen->classes[i].directions;
+	return dirs;
+}
+
+static bool fdif_mask_ok(u32 mask, u32 supported, u32 max_bits)
+{
+	return mask && !(mask & ~supported) && hweight32(mask) <= max_bits;
+}
+
+static int fdif_picture_check(const struct fdif_gen *gen,
+			      const struct drm_fdif_picture *pic)
+{
+	const struct drm_fdif_format_info *f = fdif_gen_format(gen, pic->fourcc);
+	const struct drm_format_info *info;
+	u32 i;
+
+	if (!f || pic->pad)
 		return -EINVAL;
-	if (args->format != DRM_FDIF_FORMAT_GREY8 ||
-	    args->width != FDIF_PIC_WIDTH || args->height != FDIF_PIC_HEIGHT ||
-	    args->stride != FDIF_PIC_WIDTH)
+	/* a generation's formats are all in the DRM core's table */
+	info = drm_format_info(pic->fourcc);
+	if (pic->width < f->min_width || pic->width > f->max_width ||
+	    pic->width % f->width_align ||
+	    pic->height < f->min_height || pic->height > f->max_height ||
+	    pic->height % f->height_align)
 		return -EINVAL;
-	if (args->object_class != DRM_FDIF_CLASS_FACE)
-		return -EINVAL;
-	if (args->direction > DRM_FDIF_DIR_LEFT)
-		return -EINVAL;
-	if (fdif_min_size_code(args->min_size) < 0)
-		return -EINVAL;
-	if (args->lhit > FDIF_MAX_LHIT)
-		return -EINVAL;
+
+	for (i = 0; i < DRM_FDIF_MAX_PLANES; i++) {
+		const struct drm_fdif_plane *p = &pic->planes[i];
+		u64 min_pitch;
+
+		if (i >= f->num_planes) {
+			/* unused planes are zero, so that they can get a use */
+			if (p->handle || p->offset || p->stride || p->pad)
+				return -EINVAL;
+			continue;
+		}
+		min_pitch = drm_format_info_min_pitch(info, i, pic->width);
+		/* handles are looked up later: an unknown one is -ENOENT */
+		if (p->pad || !IS_ALIGNED(p->offset, f->offset_align) ||
+		    !p->stride || p->stride % f->stride_align ||
+		    p->stride < min_pitch)
+			return -EINVAL;
+		if ((f->flags & DRM_FDIF_FORMAT_PACKED_ROWS) &&
+		    p->stride != min_pitch)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int fdif_roi_check(const struct fdif_gen *gen,
+			  const struct drm_fdif_job *job)
+{
+	const struct drm_fdif_device_info *info = &gen->info;
+	const struct drm_fdif_roi *roi = &job->roi;
 
 	if (!roi->width && !roi->height && !roi->x && !roi->y)
 		return 0;	/* the whole picture */
-	if (roi->x > FDIF_ROI_MAX_X || roi->y > FDIF_ROI_MAX_Y ||
-	    roi->width < FDIF_ROI_MIN || roi->height < FDIF_ROI_MIN ||
-	    roi->width > FDIF_PIC_WIDTH - roi->x ||
-	    roi->height > FDIF_PIC_HEIGHT - roi->y)
+	if (roi->x > info->roi_max_x || roi->y > info->roi_max_y ||
+	    roi->width < info->roi_min_width ||
+	    roi->height < info->roi_min_height ||
+	    roi->x > job->picture.width ||
+	    roi->width > job->picture.width - roi->x ||
+	    roi->y > job->picture.height ||
+	    roi->height > job->picture.height - roi->y)
 		return -EINVAL;
 	return 0;
 }
 
 /**
- * fdif_params_pack() - register values for a checked submission
- * @args: a submission that passed fdif_params_check()
- * @hw: the register values
- */
-void fdif_params_pack(const struct drm_fdif_submit *args,
-		      struct fdif_hw_params *hw)
-{
-	const struct drm_fdif_roi *roi = &args->roi;
-	bool whole = !roi->width && !roi->height;
-
-	hw->dcond = FIELD_PREP(FD_DCOND_MIN_SIZE, fdif_min_size_code(args->min_size)) |
-		    FIELD_PREP(FD_DCOND_DIR, args->direction);
-	hw->startx = whole ? 0 : roi->x;
-	hw->starty = whole ? 0 : roi->y;
-	hw->sizex = whole ? FDIF_PIC_WIDTH : roi->width;
-	hw->sizey = whole ? FDIF_PIC_HEIGHT : roi->height;
-	hw->lhit = args->lhit;
-}
-
-/**
- * fdif_confidence_normalize() - the uAPI's confidence for a TRM value
- * @raw: FD_CONFSIZE.CONF, 0 (best) .. 9 (worst); larger values are clamped
+ * fdif_job_check() - validate what a job asks the hardware for
+ * @gen: the device's generation
+ * @job: the job, as copied from userspace
  *
- * Return: 0 (least confident) .. DRM_FDIF_CONFIDENCE_MAX (most).
- */
-u32 fdif_confidence_normalize(u32 raw)
-{
-	raw = min_t(u32, raw, FDIF_MAX_CONFIDENCE);
-	return (FDIF_MAX_CONFIDENCE - raw) * DRM_FDIF_CONFIDENCE_MAX /
-	       FDIF_MAX_CONFIDENCE;
-}
-
-/**
- * fdif_unpack_face() - one face from its four result registers
- * @centerx: FD_CENTERX_i
- * @centery: FD_CENTERY_i
- * @confsize: FD_CONFSIZE_i
- * @angle: FD_ANGLE_i
- * @obj: the uAPI object
- */
-void fdif_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
-		      struct drm_fdif_object *obj)
-{
-	u32 raw = FIELD_GET(FD_CONFSIZE_CONF, confsize);
-
-	obj->center_x = FIELD_GET(FD_CENTERX_MASK, centerx);
-	obj->center_y = FIELD_GET(FD_CENTERY_MASK, centery);
-	obj->size = FIELD_GET(FD_CONFSIZE_SIZE, confsize);
-	obj->angle = FIELD_GET(FD_ANGLE_MASK, angle) % 360;
-	obj->raw_confidence = raw;
-	obj->confidence = fdif_confidence_normalize(raw);
-	obj->object_class = DRM_FDIF_CLASS_FACE;
-	obj->pad = 0;
-}
-
-/**
- * fdif_timeout_to_jiffies() - BO_WAIT's relative timeout for dma_resv
- * @timeout_ns: the timeout, 0 (poll) or positive
+ * Checks the flags, the picture's format, size and plane layout, the
+ * object classes and directions, the minimum size, the threshold, the
+ * region of interest and the result region's size against @gen.
  *
- * Rounds up, so that a short timeout still waits, and clamps as
- * drm_timeout_abs_to_jiffies() does: on 32-bit ARM a long timeout does
- * not fit in a long of jiffies, and a truncated value could turn negative
- * (dma_fence_wait_timeout() WARNs on that) or short.
- *
- * Return: 0 for 0, otherwise 1 .. MAX_SCHEDULE_TIMEOUT - 1 jiffies.
+ * Return: 0 or -EINVAL.
  */
-long fdif_timeout_to_jiffies(s64 timeout_ns)
+int fdif_job_check(const struct fdif_gen *gen, const struct drm_fdif_job *job)
 {
-	u64 j;
+	const struct drm_fdif_device_info *info = &gen->info;
+	int ret;
 
-	if (timeout_ns <= 0)
-		return 0;
-	j = nsecs_to_jiffies64(timeout_ns);
-	if (j >= MAX_SCHEDULE_TIMEOUT - 1)
-		return MAX_SCHEDULE_TIMEOUT - 1;
-	return j + 1;
+	if (job->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT)
+		return -EINVAL;
+	ret = fdif_picture_check(gen, &job->picture);
+	if (ret)
+		return ret;
+	if (!fdif_mask_ok(job->classes, info->classes, info->max_job_classes))
+		return -EINVAL;
+	if (!fdif_mask_ok(job->directions,
+			  fdif_class_directions(gen, job->classes),
+			  info->max_job_directions))
+		return -EINVAL;
+	if (fdif_gen_min_size_index(gen, job->min_width, job->min_height) < 0)
+		return -EINVAL;
+	if (job->threshold > info->max_threshold)
+		return -EINVAL;
+	if (job->result_size < fdif_result_size(gen))
+		return -EINVAL;
+	if (!info->work_size && (job->work_handle || job->work_offset))
+		return -EINVAL;
+	if (job->in_sync_count > info->max_syncs ||
+	    job->out_sync_count > info->max_syncs)
+		return -EINVAL;
+	return fdif_roi_check(gen, job);
 }

@@ -64,6 +64,7 @@
 #define FDIF_ROI_MAX_Y			120
 #define FDIF_ROI_MIN			20
 #define FDIF_MAX_LHIT			9
+#define FDIF_DEFAULT_LHIT		5
 #define FDIF_MAX_CONFIDENCE		9	/* 0 = best .. 9 = worst */
 #define FDIF_MAX_TAGS			0xa
 

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A detection job, shared by the submit ioctl that makes it and the
+ * scheduler backend that runs it.
+ *
+ * Copyright (c) 2026 The fdif developers
+ */
+#ifndef __FDIF_JOB_H__
+#define __FDIF_JOB_H__
+
+#include <linux/dma-fence.h>
+#include <linux/ktime.h>
+
+#include <drm/gpu_scheduler.h>
+
+#include "fdif_gen.h"
+
+struct drm_gem_object;
+struct fdif_device;
+struct fdif_file;
+
+/* The BOs of a job, by role; unused roles are NULL */
+enum fdif_bo_role {
+	FDIF_BO_PLANE0,
+	FDIF_BO_WORK = FDIF_BO_PLANE0 + DRM_FDIF_MAX_PLANES,
+	FDIF_BO_RESULT,
+	FDIF_BO_COUNT,
+};
+
+/**
+ * struct fdif_job - one detection
+ * @base: the scheduler's job
+ * @fdev: the device
+ * @ffile: the file it came from (referenced)
+ * @bos: its BOs by &enum fdif_bo_role (referenced)
+ * @result: kernel address of its result region (header, then objects)
+ * @hw: what the hardware is programmed with
+ * @seqno: sequence number on its file
+ * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
+ * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
+ * @pm_ref: holds a runtime PM reference, from submit to free
+ * @scheduled_cb: on the scheduled fence, to report a job that never ran
+ * @start: when it was started on the hardware
+ */
+struct fdif_job {
+	struct drm_sched_job base;
+	struct fdif_device *fdev;
+	struct fdif_file *ffile;
+	struct drm_gem_object *bos[FDIF_BO_COUNT];
+	struct drm_fdif_result_header *result;
+	struct fdif_hw_job hw;
+	u64 seqno;
+	struct dma_fence *hw_fence;
+	bool hw_fence_init;
+	bool pm_ref;
+	struct dma_fence_cb scheduled_cb;
+	ktime_t start;
+};
+
+static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct fdif_job, base);
+}
+
+void fdif_job_free(struct fdif_job *job);
+void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb);
+
+#endif /* __FDIF_JOB_H__ */

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The submit ioctl: a batch of detection jobs, checked and prepared as a
+ * whole (BO lookups, syncobjs, fences, sync_files, a PM reference each),
+ * then queued in order on the file's scheduler entity. Nothing can fail
+ * once the first job is armed, so a batch is queued whole or not at all.
+ *
+ * Copyright (c) 2026 The fdif developers
+ */
+
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/file.h>
+#include <linux/pm_runtime.h>
+#include <linux/slab.h>
+#include <linux/sync_file.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_dma_helper.h>
+#include <drm/drm_syncobj.h>
+
+#include <uapi/drm/fdif_accel.h>
+
+#include "fdif_drv.h"
+#include "fdif_job.h"
+
+/* the first version of struct drm_fdif_job; shorter ones do not exist */
+#define FDIF_JOB_SIZE_V1	offsetofend(struct drm_fdif_job, seqno)
+static_assert(FDIF_JOB_SIZE_V1 == 160);
+
+struct fdif_out_sync {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;	/* for a timeline point */
+	u64 point;
+};
+
+/* One entry of a submission while it is being prepared. */
+struct fdif_submit_entry {
+	struct drm_fdif_job args;
+	struct fdif_job *job;
+	bool sched_init;
+	struct fdif_out_sync *out;
+	struct sync_file *sync_file;
+	int fd;
+	struct dma_fence *done;
+};
+
+static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
+{
+	int ret, idx;
+
+	if (!drm_dev_enter(&fdev->drm, &idx))
+		return -ENODEV;
+	ret = pm_runtime_resume_and_get(fdev->drm.dev);
+	drm_dev_exit(idx);
+	if (ret < 0)
+		return ret;
+	job->pm_ref = true;
+	return 0;
+}
+
+/*
+ * Look a BO up and check that @len bytes at @offset lie inside it, at an
+ * address the 32-bit, @align-aligned address registers can take.
+ */
+static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
+			  enum fdif_bo_role role, u32 handle, u32 offset,
+			  u64 len, u32 align, dma_addr_t *addr)
+{
+	struct drm_gem_dma_object *dma;
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_object_lookup(file, handle);
+	if (!obj)
+		return -ENOENT;
+	job->bos[role] = obj;
+	dma = to_drm_gem_dma_obj(obj);
+	if (!len || !IS_ALIGNED(offset, align) || offset > obj->size ||
+	    len > obj->size - offset)
+		return -EINVAL;
+	*addr = dma->dma_addr + offset;
+	if (*addr + len - 1 > U32_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int fdif_lookup_planes(struct drm_file *file, struct fdif_job *job,
+			      const struct drm_fdif_job *args)
+{
+	const struct drm_fdif_picture *pic = &args->picture;
+	const struct drm_fdif_format_info *f;
+	const struct drm_format_info *info;
+	dma_addr_t addr;
+	u32 i;
+	int ret;
+
+	/* fdif_job_check() found the format in the generation's table */
+	f = fdif_gen_format(job->fdev->gen, pic->fourcc);
+	info = drm_format_info(pic->fourcc);
+	for (i = 0; i < f->num_planes; i++) {
+		const struct drm_fdif_plane *p = &pic->planes[i];
+		u64 rows = drm_format_info_plane_height(info, pic->height, i);
+
+		ret = fdif_lookup_bo(file, job, FDIF_BO_PLANE0 + i, p->handle,
+				     p->offset, rows * p->stride,
+				     f->offset_align, &addr);
+		if (ret)
+			return ret;
+		job->hw.plane_addr[i] = addr;
+	}
+	return 0;
+}
+
+static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
+			   const struct drm_fdif_job *args)
+{
+	const struct fdif_gen *gen = job->fdev->gen;
+	struct drm_gem_object *res;
+	dma_addr_t addr;
+	int ret;
+
+	ret = fdif_lookup_planes(file, job, args);
+	if (ret)
+		return ret;
+	if (gen->info.work_size) {
+		ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
+				     args->work_offset, gen->info.work_size,
+				     gen->info.work_align, &addr);
+		if (ret)
+			return ret;
+		job->hw.work_addr = addr;
+	}
+	ret = fdif_lookup_bo(file, job, FDIF_BO_RESULT, args->result_handle,
+			     args->result_offset, args->result_size,
+			     __alignof__(struct drm_fdif_result_header), &addr);
+	if (ret)
+		return ret;
+	/* the kernel writes the result: it must be one of our own BOs */
+	res = job->bos[FDIF_BO_RESULT];
+	if (res->import_attach || !to_drm_gem_dma_obj(res)->vaddr)
+		return -EINVAL;
+	job->result = to_drm_gem_dma_obj(res)->vaddr + args->result_offset;
+	return 0;
+}
+
+static int fdif_copy_in_syncs(struct drm_file *file, struct fdif_job *job,
+			      const struct drm_fdif_job *args)
+{
+	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->in_syncs);
+	struct drm_fdif_sync s;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->in_sync_count; i++) {
+		if (copy_from_user(&s, uptr + i, sizeof(s)))
+			return -EFAULT;
+		if (s.flags)
+			return -EINVAL;
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   s.handle, s.point);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void fdif_out_syncs_free(struct fdif_out_sync *out, u32 count)
+{
+	u32 i;
+
+	if (!out)
+		return;
+	for (i = 0; i < count; i++) {
+		if (out[i].syncobj)
+			drm_syncobj_put(out[i].syncobj);
+		dma_fence_chain_free(out[i].chain);
+	}
+	kvfree(out);
+}
+
+static struct fdif_out_sync *fdif_copy_out_syncs(struct drm_file *file,
+						 const struct drm_fdif_job *args)
+{
+	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->out_syncs);
+	struct fdif_out_sync *out;
+	struct drm_fdif_sync s;
+	int ret = 0;
+	u32 i;
+
+	out = kvcalloc(args->out_sync_count, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < args->out_sync_count; i++) {
+		if (copy_from_user(&s, uptr + i, sizeof(s))) {
+			ret = -EFAULT;
+			break;
+		}
+		if (s.flags) {
+			ret = -EINVAL;
+			break;
+		}
+		out[i].syncobj = drm_syncobj_find(file, s.handle);
+		if (!out[i].syncobj) {
+			ret = -ENOENT;
+			break;
+		}
+		out[i].point = s.point;
+		if (s.point) {
+			out[i].chain = dma_fence_chain_alloc();
+			if (!out[i].chain) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+	}
+	if (ret) {
+		fdif_out_syncs_free(out, args->out_sync_count);
+		return ERR_PTR(ret);
+	}
+	return out;
+}
+
+static void fdif_signal_out_syncs(struct fdif_out_sync *out, u32 count,
+				  struct dma_fence *fence)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (out[i].chain) {
+			drm_syncobj_add_point(out[i].syncobj, out[i].chain,
+					      fence, out[i].point);
+			out[i].chain = NULL;	/* consumed */
+		} else {
+			drm_syncobj_replace_fence(out[i].syncobj, fence);
+		}
+	}
+}
+
+/*
+ * A sync_file allocated before the job is armed, on a placeholder fence:
+ * past drm_sched_job_arm() the job must be pushed, and nothing may fail.
+ */
+static struct sync_file *fdif_sync_file_alloc(void)
+{
+	struct dma_fence *stub = dma_fence_get_stub();
+	struct sync_file *sync_file = sync_file_create(stub);
+
+	dma_fence_put(stub);
+	return sync_file;
+}
+
+/* Everything one job needs, allocated and looked up; nothing queued. */
+static int fdif_submit_prepare(struct drm_file *file,
+			       struct fdif_submit_entry *e)
+{
+	struct fdif_file *ffile = file->driver_priv;
+	struct fdif_device *fdev = ffile->fdev;
+	const struct drm_fdif_job *args = &e->args;
+	struct fdif_job *job;
+	int ret;
+
+	ret = fdif_job_check(fdev->gen, args);
+	if (ret)
+		return ret;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	e->job = job;
+	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	if (!job->hw_fence)
+		return -ENOMEM;
+	job->fdev = fdev;
+	kref_get(&ffile->refcount);
+	job->ffile = ffile;
+
+	ret = fdif_lookup_bos(file, job, args);
+	if (ret)
+		return ret;
+	fdev->gen->ops->prepare(args, &job->hw);
+
+	/*
+	 * Power the device up here, where we may sleep and take the PM
+	 * core's locks, not in run_job (the fence signalling path): the
+	 * reference is dropped when the job is freed.
+	 */
+	ret = fdif_job_pm_get(fdev, job);
+	if (ret)
+		return ret;
+
+	ret = drm_sched_job_init(&job->base, &ffile->entity, 1, ffile,
+				 file->client_id);
+	if (ret)
+		return ret;
+	e->sched_init = true;
+
+	ret = fdif_copy_in_syncs(file, job, args);
+	if (ret)
+		return ret;
+	if (args->out_sync_count) {
+		e->out = fdif_copy_out_syncs(file, args);
+		if (IS_ERR(e->out)) {
+			ret = PTR_ERR(e->out);
+			e->out = NULL;
+			return ret;
+		}
+	}
+	if (args->flags & DRM_FDIF_JOB_FENCE_FD_OUT) {
+		e->fd = get_unused_fd_flags(O_CLOEXEC);
+		if (e->fd < 0)
+			return e->fd;
+		e->sync_file = fdif_sync_file_alloc();
+		if (!e->sync_file)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void fdif_submit_entry_fini(struct fdif_submit_entry *e)
+{
+	if (e->sync_file)
+		fput(e->sync_file->file);
+	if (e->fd >= 0)
+		put_unused_fd(e->fd);
+	fdif_out_syncs_free(e->out, e->args.out_sync_count);
+	if (e->sched_init)
+		drm_sched_job_cleanup(&e->job->base);
+	if (e->job)
+		fdif_job_free(e->job);
+}
+
+/* Whether the job writes @obj (work area, result) or only reads it. */
+static bool fdif_job_writes(const struct fdif_job *job,
+			    const struct drm_gem_object *obj)
+{
+	return job->bos[FDIF_BO_WORK] == obj || job->bos[FDIF_BO_RESULT] == obj;
+}
+
+/*
+ * The BOs of the whole batch without duplicates, for one ww acquire
+ * context, with how many fence slots each needs (one a job using it).
+ */
+static int fdif_batch_bos(struct fdif_submit_entry *e, u32 count,
+			  struct drm_gem_object **objs, unsigned int *uses)
+{
+	int n = 0, i, k;
+	u32 j;
+
+	for (j = 0; j < count; j++) {
+		for (k = 0; k < FDIF_BO_COUNT; k++) {
+			struct drm_gem_object *obj = e[j].job->bos[k];
+			bool seen = false;
+
+			if (!obj)
+				continue;
+			/* counted once a job, whatever its roles */
+			for (i = 0; i < k; i++)
+				if (e[j].job->bos[i] == obj)
+					seen = true;
+			if (seen)
+				continue;
+			for (i = 0; i < n; i++)
+				if (objs[i] == obj)
+					break;
+			if (i == n)
+				objs[n++] = obj;
+			uses[i]++;
+		}
+	}
+	return n;
+}
+
+static int fdif_add_dependencies(struct fdif_submit_entry *e, u32 count,
+				 struct drm_gem_object **objs,
+				 unsigned int *uses, int n)
+{
+	int i, ret;
+	u32 j;
+
+	for (i = 0; i < n; i++) {
+		ret = dma_resv_reserve_fences(objs[i]->resv, uses[i]);
+		if (ret)
+			return ret;
+	}
+	for (j = 0; j < count; j++) {
+		struct fdif_job *job = e[j].job;
+		int k;
+
+		for (k = 0; k < FDIF_BO_COUNT; k++) {
+			struct drm_gem_object *obj = job->bos[k];
+
+			if (!obj)
+				continue;
+			ret = drm_sched_job_add_implicit_dependencies(&job->base, obj,
+								      fdif_job_writes(job, obj));
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Tell userspace each job's seqno and fence fd before any of them can be
+ * seen: a fault here fails the submission with nothing queued and no fd
+ * installed. Under submit_lock, so that the seqnos are the ones the jobs
+ * get, and before the reservations are locked (this may fault).
+ */
+static int fdif_write_outputs(struct fdif_submit_entry *e, u32 count,
+			      u64 __user *seqno_base, s32 __user *fd_base,
+			      u32 job_size, u64 first)
+{
+	u32 j;
+
+	for (j = 0; j < count; j++) {
+		void __user *ujob = (void __user *)seqno_base + (size_t)j * job_size;
+		void __user *ufd = (void __user *)fd_base + (size_t)j * job_size;
+
+		if (put_user(first + j, (u64 __user *)ujob))
+			return -EFAULT;
+		if (e[j].sync_file && put_user(e[j].fd, (s32 __user *)ufd))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* Past this point nothing fails: arm and queue the jobs in order. */
+static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
+			  u64 seqno)
+{
+	struct fdif_job *job = e->job;
+	struct dma_fence *done;
+	int k;
+
+	drm_sched_job_arm(&job->base);
+	/* ours: once pushed, the job may run and be freed at any time */
+	done = dma_fence_get(&job->base.s_fence->finished);
+	e->done = done;
+	job->seqno = seqno;
+	for (k = 0; k < FDIF_BO_COUNT; k++) {
+		struct drm_gem_object *obj = job->bos[k];
+		bool again = false;
+		int i;
+
+		for (i = 0; i < k; i++)
+			again |= job->bos[i] == obj;
+		if (!obj || again)
+			continue;
+		dma_resv_add_fence(obj->resv, done, fdif_job_writes(job, obj) ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	}
+	if (e->sync_file) {
+		/* not visible to anyone yet: swap the placeholder for the job */
+		dma_fence_put(e->sync_file->fence);
+		e->sync_file->fence = dma_fence_get(done);
+	}
+	atomic64_inc(&ffile->fdev->stats.submitted);
+	/* cannot fail: the job is not pushed yet */
+	dma_fence_add_callback(&job->base.s_fence->scheduled,
+			       &job->scheduled_cb, fdif_job_scheduled);
+}
+
+int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
+{
+	struct fdif_device *fdev = to_fdif_device(drm);
+	struct fdif_file *ffile = file->driver_priv;
+	struct drm_fdif_submit *args = data;
+	void __user *ujobs = u64_to_user_ptr(args->jobs);
+	struct fdif_submit_entry *e;
+	struct drm_gem_object **objs;
+	struct ww_acquire_ctx ctx;
+	unsigned int *uses;
+	u64 first;
+	int ret, n;
+	u32 j;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (!args->job_count || args->job_count > fdev->gen->info.max_jobs ||
+	    args->job_size < FDIF_JOB_SIZE_V1 || args->job_size > PAGE_SIZE)
+		return -EINVAL;
+	if (drm_dev_is_unplugged(drm))
+		return -ENODEV;
+
+	e = kcalloc(args->job_count, sizeof(*e), GFP_KERNEL);
+	objs = kcalloc(args->job_count * FDIF_BO_COUNT, sizeof(*objs), GFP_KERNEL);
+	uses = kcalloc(args->job_count * FDIF_BO_COUNT, sizeof(*uses), GFP_KERNEL);
+	if (!e || !objs || !uses) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (j = 0; j < args->job_count; j++)
+		e[j].fd = -1;
+
+	for (j = 0; j < args->job_count; j++) {
+		ret = copy_struct_from_user(&e[j].args, sizeof(e[j].args),
+					    ujobs + (size_t)j * args->job_size,
+					    args->job_size);
+		if (ret)
+			goto out_fini;
+		ret = fdif_submit_prepare(file, &e[j]);
+		if (ret)
+			goto out_fini;
+	}
+	n = fdif_batch_bos(e, args->job_count, objs, uses);
+
+	mutex_lock(&ffile->submit_lock);
+	first = atomic64_read(&ffile->seqno) + 1;
+	ret = fdif_write_outputs(e, args->job_count,
+				 ujobs + offsetof(struct drm_fdif_job, seqno),
+				 ujobs + offsetof(struct drm_fdif_job, fence_fd),
+				 args->job_size, first);
+	if (ret)
+		goto out_unlock;
+	ret = drm_gem_lock_reservations(objs, n, &ctx);
+	if (ret)
+		goto out_unlock;
+	ret = fdif_add_dependencies(e, args->job_count, objs, uses, n);
+	if (ret) {
+		drm_gem_unlock_reservations(objs, n, &ctx);
+		goto out_unlock;
+	}
+
+	for (j = 0; j < args->job_count; j++)
+		fdif_push_job(ffile, &e[j], first + j);
+	atomic64_add(args->job_count, &ffile->seqno);
+	for (j = 0; j < args->job_count; j++)
+		drm_sched_entity_push_job(&e[j].job->base);
+	mutex_unlock(&ffile->submit_lock);
+	drm_gem_unlock_reservations(objs, n, &ctx);
+
+	for (j = 0; j < args->job_count; j++) {
+		if (e[j].out) {
+			fdif_signal_out_syncs(e[j].out, e[j].args.out_sync_count,
+					      e[j].done);
+			fdif_out_syncs_free(e[j].out, e[j].args.out_sync_count);
+		}
+		if (e[j].sync_file)
+			fd_install(e[j].fd, e[j].sync_file->file);
+		dma_fence_put(e[j].done);
+	}
+	ret = 0;
+	goto out_free;
+
+out_unlock:
+	mutex_unlock(&ffile->submit_lock);
+out_fini:
+	for (j = 0; j < args->job_count; j++)
+		fdif_submit_entry_fini(&e[j]);
+out_free:
+	kfree(uses);
+	kfree(objs);
+	kfree(e);
+	return ret;
+}
