@@ -74,6 +74,7 @@ check not-an-fdif 1 'no FDIF device' fdif-detect --device /dev/null /data/astron
 check no-such-device 1 'No such file' fdif-detect --device /dev/accel/accel9 /data/astronaut.png
 check bad-direction 2 "invalid value 'down' for --direction" fdif-detect --direction down /data/astronaut.png
 check bad-min-size 2 'the device takes 20 25 32 40' fdif-detect --min-size 24 /data/astronaut.png
+check bad-lhit 2 "invalid value '12' for --lhit: the device takes 0..9" fdif-detect --lhit 12 /data/astronaut.png
 check bad-threshold 2 'invalid value' fdif-detect --threshold 1001 /data/astronaut.png
 check bad-roi 2 'invalid value' fdif-detect --roi 1,2,3 /data/astronaut.png
 check draw-two-images 2 'exactly one IMAGE' fdif-detect --draw $T/x.png /data/astronaut.png /data/hopper.pgm

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * Devices, buffer objects and jobs over libdrm and the fdif uAPI.
+ *
+ * What the device takes is asked once, at open, with DRM_IOCTL_FDIF_QUERY
+ * and kept in the device's struct fdif_caps: jobs are built from it, and
+ * results are read by the sizes the kernel reports, so that a kernel whose
+ * answers or results have grown at the end keeps working.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <drm_fourcc.h>
 #include <xf86drm.h>
 
 #include "fdif_accel.h"
@@ -25,6 +29,7 @@ struct fdif_bo {
 	uint32_t handle;
 	size_t size;
 	void *map;
+	int dmabuf_fd;		/* imported: our duplicate, mapped; else -1 */
 };
 
 struct fdif_job {
@@ -32,6 +37,8 @@ struct fdif_job {
 	struct fdif_bo *work, *result;	/* from the device's pool */
 	uint32_t syncobj;
 	int fence_fd;
+	uint64_t seqno;		/* 0 until submitted */
+	unsigned int direction;	/* the scan it does */
 };
 
 /* Work and result BOs are recycled: a job needs a pair, most apps loop. */
@@ -39,9 +46,15 @@ struct fdif_job {
 
 struct fdif_device {
 	int fd;
+	struct fdif_caps caps;
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
 };
+
+/* The end of a structure's first version: what every kernel answers. */
+#define V1_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 static int xioctl(int fd, unsigned long req, void *arg)
 {
@@ -60,6 +73,217 @@ static int check_driver(int fd)
 	return ok ? 0 : -ENODEV;
 }
 
+/*
+ * One query. A kernel without it (another uAPI: an unknown ioctl or
+ * type) is -EPROTO to the caller.
+ */
+static int query(int fd, uint32_t type, void *buf, uint32_t *size)
+{
+	struct drm_fdif_query q = {
+		.type = type,
+		.size = buf ? *size : 0,
+		.pointer = (uintptr_t)buf,
+	};
+	int ret = xioctl(fd, DRM_IOCTL_FDIF_QUERY, &q);
+
+	if (ret == -EINVAL || ret == -ENOTTY)
+		return -EPROTO;
+	if (!ret)
+		*size = q.size;
+	return ret;
+}
+
+/* A structure answer: fields this kernel does not know read as zero. */
+static int query_struct(int fd, uint32_t type, void *buf, uint32_t size,
+			uint32_t v1_size)
+{
+	uint32_t got = size;
+	int ret;
+
+	memset(buf, 0, size);
+	ret = query(fd, type, buf, &got);
+	if (ret)
+		return ret;
+	return got < v1_size ? -EPROTO : 0;
+}
+
+/*
+ * A list answer, malloc()ed: *@list, then its entries, each at least
+ * @v1_entry bytes and list->entry_size apart.
+ */
+static int query_list(int fd, uint32_t type, uint32_t v1_entry,
+		      struct drm_fdif_query_list **list)
+{
+	struct drm_fdif_query_list *l;
+	uint32_t size = 0, got;
+	int ret;
+
+	*list = NULL;
+	ret = query(fd, type, NULL, &size);
+	if (ret)
+		return ret;
+	if (size < sizeof(*l))
+		return -EPROTO;
+	l = calloc(1, size);
+	if (!l)
+		return -ENOMEM;
+	got = size;
+	ret = query(fd, type, l, &got);
+	if (!ret && (got != size || (l->count && l->entry_size < v1_entry) ||
+		     (l->count && l->count > (size - sizeof(*l)) / l->entry_size)))
+		ret = -EPROTO;
+	if (ret) {
+		free(l);
+		return ret;
+	}
+	*list = l;
+	return 0;
+}
+
+/* Entry @i of @l, copied into the zeroed @entry of @size bytes. */
+static void list_entry(const struct drm_fdif_query_list *l, uint32_t i,
+		       void *entry, size_t size)
+{
+	memset(entry, 0, size);
+	memcpy(entry, (const char *)(l + 1) + (size_t)i * l->entry_size,
+	       MIN(size, l->entry_size));
+}
+
+static uint32_t round_down(uint32_t v, uint32_t align)
+{
+	return align > 1 ? v - v % align : v;
+}
+
+static uint32_t round_up(uint32_t v, uint32_t align)
+{
+	return align > 1 ? round_down(v + align - 1, align) : v;
+}
+
+/* The frame the library submits: the largest 8-bit grey picture. */
+static int caps_formats(int fd, struct fdif_caps *c)
+{
+	struct drm_fdif_query_list *l;
+	struct drm_fdif_format_info f, grey = { 0 };
+	uint32_t i;
+	int ret;
+
+	ret = query_list(fd, DRM_FDIF_QUERY_FORMATS,
+			 V1_END(struct drm_fdif_format_info, stride_align), &l);
+	if (ret)
+		return ret;
+	for (i = 0; i < l->count; i++) {
+		list_entry(l, i, &f, sizeof(f));
+		if (c->num_formats < FDIF_MAX_FORMATS)
+			c->fourccs[c->num_formats++] = f.fourcc;
+		if (f.fourcc == DRM_FORMAT_R8 && f.num_planes == 1 && !grey.fourcc)
+			grey = f;
+	}
+	free(l);
+	if (!grey.fourcc)
+		return -EPROTO;
+	c->formats = 1u << 0;
+	c->max_width = grey.max_width;
+	c->max_height = grey.max_height;
+	c->frame_width = round_down(grey.max_width, grey.width_align);
+	c->frame_height = round_down(grey.max_height, grey.height_align);
+	c->frame_stride = grey.flags & DRM_FDIF_FORMAT_PACKED_ROWS ? c->frame_width :
+			  round_up(c->frame_width, grey.stride_align);
+	c->offset_align = grey.offset_align ? grey.offset_align : 1;
+	if (!c->frame_width || !c->frame_height || c->frame_width < grey.min_width ||
+	    c->frame_height < grey.min_height || c->frame_stride < c->frame_width)
+		return -EPROTO;
+	return 0;
+}
+
+static int caps_min_sizes(int fd, struct fdif_caps *c)
+{
+	struct drm_fdif_query_list *l;
+	struct drm_fdif_size s;
+	uint32_t i;
+	int ret;
+
+	ret = query_list(fd, DRM_FDIF_QUERY_MIN_SIZES,
+			 V1_END(struct drm_fdif_size, height), &l);
+	if (ret)
+		return ret;
+	for (i = 0; i < l->count && c->num_min_sizes < FDIF_MAX_MIN_SIZES; i++) {
+		list_entry(l, i, &s, sizeof(s));
+		c->min_sizes[c->num_min_sizes] = s.width;
+		c->min_heights[c->num_min_sizes++] = s.height;
+	}
+	free(l);
+	return c->num_min_sizes ? 0 : -EPROTO;
+}
+
+/* The directions faces can be scanned in. */
+static int caps_classes(int fd, struct fdif_caps *c)
+{
+	struct drm_fdif_query_list *l;
+	struct drm_fdif_class_info k;
+	uint32_t i, dirs = 0;
+	int ret;
+
+	ret = query_list(fd, DRM_FDIF_QUERY_CLASSES,
+			 V1_END(struct drm_fdif_class_info, directions), &l);
+	if (ret)
+		return ret;
+	for (i = 0; i < l->count; i++) {
+		list_entry(l, i, &k, sizeof(k));
+		if (k.object_class == DRM_FDIF_CLASS_FACE)
+			dirs = k.directions;
+	}
+	free(l);
+	c->directions &= dirs & 0x7;
+	return 0;
+}
+
+static int load_caps(int fd, struct fdif_caps *c)
+{
+	struct drm_fdif_device_info d;
+	struct drm_fdif_result_layout r;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = query_struct(fd, DRM_FDIF_QUERY_DEVICE, &d, sizeof(d),
+			   V1_END(struct drm_fdif_device_info, max_syncs));
+	if (!ret)
+		ret = query_struct(fd, DRM_FDIF_QUERY_RESULT_LAYOUT, &r, sizeof(r),
+				   V1_END(struct drm_fdif_result_layout, object_fields));
+	if (ret)
+		return ret;
+	if (r.version != DRM_FDIF_RESULT_VERSION ||
+	    r.header_size < V1_END(struct drm_fdif_result_header, seqno) ||
+	    r.object_size < V1_END(struct drm_fdif_object, raw_confidence) ||
+	    r.size < r.header_size + (uint64_t)r.capacity * r.object_size ||
+	    !d.max_jobs)
+		return -EPROTO;
+
+	c->generation = d.generation;
+	c->revision = d.revision;
+	c->object_classes = d.classes;
+	c->directions = d.directions;
+	c->max_lhit = d.max_threshold;
+	c->default_lhit = d.default_threshold;
+	c->work_size = d.work_size;
+	c->work_align = d.work_align ? d.work_align : 1;
+	c->roi_min_width = d.roi_min_width;
+	c->roi_min_height = d.roi_min_height;
+	c->roi_max_x = d.roi_max_x;
+	c->roi_max_y = d.roi_max_y;
+	c->max_jobs = d.max_jobs;
+	c->max_objects = r.capacity;
+	c->result_size = r.size;
+	c->object_fields = r.object_fields;
+
+	ret = caps_formats(fd, c);
+	if (!ret)
+		ret = caps_min_sizes(fd, c);
+	if (!ret)
+		ret = caps_classes(fd, c);
+	c->align = c->offset_align > c->work_align ? c->offset_align : c->work_align;
+	return ret;
+}
+
 int fdif_open_path(const char *path, struct fdif_device **dev)
 {
 	struct fdif_device *d;
@@ -70,14 +294,15 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 	if (fd < 0)
 		return -errno;
 	ret = check_driver(fd);
+	d = ret ? NULL : calloc(1, sizeof(*d));
+	if (!ret && !d)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = load_caps(fd, &d->caps);
 	if (ret) {
+		free(d);
 		close(fd);
 		return ret;
-	}
-	d = calloc(1, sizeof(*d));
-	if (!d) {
-		close(fd);
-		return -ENOMEM;
 	}
 	d->fd = fd;
 	*dev = d;
@@ -89,7 +314,7 @@ int fdif_open(struct fdif_device **dev)
 	const char *dir_path = getenv("FDIF_ACCEL_DIR");
 	struct dirent *de;
 	DIR *dir;
-	int ret = -ENODEV;
+	int ret = -ENODEV, other_uapi = 0;
 
 	*dev = NULL;
 	dir = opendir(dir_path ? dir_path : "/dev/accel");
@@ -105,10 +330,12 @@ int fdif_open(struct fdif_device **dev)
 		ret = fdif_open_path(path, dev);
 		if (!ret)
 			break;
+		other_uapi |= ret == -EPROTO;
 		ret = -ENODEV;
 	}
 	closedir(dir);
-	return ret;
+	/* an FDIF this library cannot drive says so, rather than "none" */
+	return ret && other_uapi ? -EPROTO : ret;
 }
 
 void fdif_close(struct fdif_device *dev)
@@ -130,45 +357,9 @@ int fdif_device_fd(const struct fdif_device *dev)
 	return dev->fd;
 }
 
-static int get_param(struct fdif_device *dev, uint32_t param, uint64_t *value)
-{
-	struct drm_fdif_get_param p = { .param = param };
-	int ret = xioctl(dev->fd, DRM_IOCTL_FDIF_GET_PARAM, &p);
-
-	*value = ret ? 0 : p.value;
-	return ret;
-}
-
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps)
 {
-	static const struct {
-		uint32_t param;
-		size_t offset;
-	} map[] = {
-#define P(name, field) { DRM_FDIF_PARAM_##name, offsetof(struct fdif_caps, field) }
-		P(REVISION, revision), P(MAX_WIDTH, max_width), P(MAX_HEIGHT, max_height),
-		P(FORMATS, formats), P(OBJECT_CLASSES, object_classes),
-		P(MAX_OBJECTS, max_objects), P(DIRECTIONS, directions),
-		P(WORK_SIZE, work_size), P(ALIGN, align), P(MAX_LHIT, max_lhit),
-#undef P
-	};
-	uint64_t v;
-	unsigned int i;
-	int ret;
-
-	memset(caps, 0, sizeof(*caps));
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		ret = get_param(dev, map[i].param, &v);
-		if (ret)
-			return ret;
-		*(uint32_t *)((char *)caps + map[i].offset) = (uint32_t)v;
-	}
-	ret = get_param(dev, DRM_FDIF_PARAM_MIN_SIZES, &v);
-	if (ret)
-		return ret;
-	for (i = 0; i < 8 && (v >> (8 * i)) & 0xff; i++)
-		caps->min_sizes[i] = (v >> (8 * i)) & 0xff;
-	caps->num_min_sizes = i;
+	*caps = dev->caps;
 	return 0;
 }
 
@@ -186,6 +377,7 @@ static int bo_wrap(struct fdif_device *dev, uint32_t handle, size_t size,
 	b->dev = dev;
 	b->handle = handle;
 	b->size = size;
+	b->dmabuf_fd = -1;
 	*bo = b;
 	return 0;
 }
@@ -206,27 +398,48 @@ int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 {
 	off_t size = lseek(dmabuf_fd, 0, SEEK_END);
 	uint32_t handle;
+	int fd, ret;
 
 	*bo = NULL;
 	if (size <= 0)
 		return size < 0 ? -errno : -EINVAL;
-	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle))
+	/* ours, for mmap(): the kernel maps imported BOs through their dma-buf */
+	fd = fcntl(dmabuf_fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
 		return -errno;
-	return bo_wrap(dev, handle, (size_t)size, bo);
+	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = bo_wrap(dev, handle, (size_t)size, bo);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	(*bo)->dmabuf_fd = fd;
+	return 0;
 }
 
 int fdif_bo_map(struct fdif_bo *bo, void **ptr)
 {
 	struct drm_fdif_bo_mmap_offset m = { .handle = bo->handle };
+	int fd = bo->dev->fd;
+	off_t offset = 0;
 	void *p;
 	int ret;
 
+	*ptr = NULL;
 	if (!bo->map) {
-		ret = xioctl(bo->dev->fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
-		if (ret)
-			return ret;
-		p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 bo->dev->fd, (off_t)m.offset);
+		if (bo->dmabuf_fd >= 0) {
+			fd = bo->dmabuf_fd;
+		} else {
+			ret = xioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
+			if (ret)
+				return ret;
+			offset = (off_t)m.offset;
+		}
+		p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
 		if (p == MAP_FAILED)
 			return -errno;
 		bo->map = p;
@@ -253,6 +466,8 @@ void fdif_bo_free(struct fdif_bo *bo)
 		return;
 	if (bo->map)
 		munmap(bo->map, bo->size);
+	if (bo->dmabuf_fd >= 0)
+		close(bo->dmabuf_fd);
 	c = (struct drm_gem_close){ .handle = bo->handle };
 	xioctl(bo->dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
 	free(bo);
@@ -262,14 +477,15 @@ void fdif_params_init(struct fdif_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->direction = FDIF_DIR_UP;
-	p->min_size = 20;
-	p->lhit = DRM_FDIF_LHIT_DEFAULT;
+	p->min_size = 0;		/* the device's smallest */
+	p->lhit = FDIF_LHIT_DEFAULT;
 }
 
+/* A work area (if the device needs one) and a mapped result region. */
 static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 {
 	void *map;
-	int ret;
+	int ret = 0;
 
 	if (dev->npool) {
 		dev->npool--;
@@ -277,26 +493,22 @@ static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 		job->result = dev->pool[dev->npool][1];
 		return 0;
 	}
-	ret = fdif_bo_create(dev, 52 * 1024, &job->work);
+	if (dev->caps.work_size)
+		ret = fdif_bo_create(dev, dev->caps.work_size, &job->work);
 	if (!ret)
-		ret = fdif_bo_create(dev, sizeof(struct drm_fdif_result), &job->result);
+		ret = fdif_bo_create(dev, dev->caps.result_size, &job->result);
 	if (!ret)
 		ret = fdif_bo_map(job->result, &map);
 	return ret;
 }
 
-int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
-		uint32_t offset, const struct fdif_params *p,
-		struct fdif_job **jobp)
+static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 {
-	struct drm_fdif_sync out = { 0 };
-	struct drm_fdif_submit s = { 0 };
+	struct drm_syncobj_create sc = { 0 };
 	struct fdif_job *job;
 	int ret;
 
 	*jobp = NULL;
-	if (p->direction > FDIF_DIR_LEFT)
-		return -EINVAL;
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
@@ -304,39 +516,117 @@ int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
 	job->fence_fd = -1;
 	ret = job_bos(dev, job);
 	if (!ret)
-		ret = drmSyncobjCreate(dev->fd, 0, &job->syncobj) ? -errno : 0;
+		ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+	if (ret) {
+		fdif_job_free(job);
+		return ret;
+	}
+	job->syncobj = sc.handle;
+	*jobp = job;
+	return 0;
+}
+
+/* The uAPI job for @p on the frame at @offset in @picture. */
+static int job_fill(const struct fdif_device *dev, const struct fdif_bo *picture,
+		    uint32_t offset, const struct fdif_params *p,
+		    const struct fdif_job *job, struct drm_fdif_sync *out,
+		    struct drm_fdif_job *j)
+{
+	const struct fdif_caps *c = &dev->caps;
+	unsigned int k = 0;
+
+	if (p->direction > FDIF_DIR_LEFT)
+		return -EINVAL;
+	if (p->min_size)
+		for (k = 0; k < c->num_min_sizes && c->min_sizes[k] != p->min_size; k++)
+			;
+	if (k == c->num_min_sizes)
+		return -EINVAL;
+
+	memset(j, 0, sizeof(*j));
+	j->picture.fourcc = DRM_FORMAT_R8;
+	j->picture.width = c->frame_width;
+	j->picture.height = c->frame_height;
+	j->picture.planes[0].handle = picture->handle;
+	j->picture.planes[0].offset = offset;
+	j->picture.planes[0].stride = c->frame_stride;
+	j->work_handle = job->work ? job->work->handle : 0;
+	j->result_handle = job->result->handle;
+	j->result_size = c->result_size;
+	j->classes = 1u << DRM_FDIF_CLASS_FACE;
+	j->directions = 1u << p->direction;
+	j->min_width = c->min_sizes[k];
+	j->min_height = c->min_heights[k];
+	j->threshold = p->lhit == FDIF_LHIT_DEFAULT ? c->default_lhit : p->lhit;
+	j->roi.x = p->roi_x;
+	j->roi.y = p->roi_y;
+	j->roi.width = p->roi_width;
+	j->roi.height = p->roi_height;
+	j->flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	*out = (struct drm_fdif_sync){ .handle = job->syncobj };
+	j->out_sync_count = 1;
+	j->out_syncs = (uintptr_t)out;
+	return 0;
+}
+
+int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
+		      uint32_t offset, const struct fdif_params *params,
+		      unsigned int count, struct fdif_job **jobs)
+{
+	struct drm_fdif_submit s = { 0 };
+	struct drm_fdif_sync *out = NULL;
+	struct drm_fdif_job *j = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < count; i++)
+		jobs[i] = NULL;
+	if (!count || count > dev->caps.max_jobs)
+		return -EINVAL;
+	j = calloc(count, sizeof(*j));
+	out = calloc(count, sizeof(*out));
+	if (!j || !out)
+		ret = -ENOMEM;
+	for (i = 0; i < count && !ret; i++) {
+		ret = job_new(dev, &jobs[i]);
+		if (!ret)
+			ret = job_fill(dev, picture, offset, &params[i], jobs[i],
+				       &out[i], &j[i]);
+		if (!ret)
+			jobs[i]->direction = params[i].direction;
+	}
 	if (ret)
 		goto fail;
 
-	s.picture_handle = picture->handle;
-	s.picture_offset = offset;
-	s.work_handle = job->work->handle;
-	s.result_handle = job->result->handle;
-	s.format = DRM_FDIF_FORMAT_GREY8;
-	s.width = FDIF_FRAME_WIDTH;
-	s.height = FDIF_FRAME_HEIGHT;
-	s.stride = FDIF_FRAME_WIDTH;
-	s.object_class = DRM_FDIF_CLASS_FACE;
-	s.direction = p->direction;
-	s.min_size = p->min_size;
-	s.lhit = p->lhit;
-	s.roi.x = p->roi_x;
-	s.roi.y = p->roi_y;
-	s.roi.width = p->roi_width;
-	s.roi.height = p->roi_height;
-	s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
-	out.handle = job->syncobj;
-	s.out_sync_count = 1;
-	s.out_syncs = (uintptr_t)&out;
+	s.jobs = (uintptr_t)j;
+	s.job_count = count;
+	s.job_size = sizeof(*j);
 	ret = xioctl(dev->fd, DRM_IOCTL_FDIF_SUBMIT, &s);
 	if (ret)
 		goto fail;
-	job->fence_fd = s.fence_fd;
-	*jobp = job;
+	/* the kernel wrote each job's seqno and fence fd back */
+	for (i = 0; i < count; i++) {
+		jobs[i]->fence_fd = j[i].fence_fd;
+		jobs[i]->seqno = j[i].seqno;
+	}
+	free(j);
+	free(out);
 	return 0;
 fail:
-	fdif_job_free(job);
+	for (i = 0; i < count; i++) {
+		fdif_job_free(jobs[i]);
+		jobs[i] = NULL;
+	}
+	free(j);
+	free(out);
 	return ret;
+}
+
+int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
+		uint32_t offset, const struct fdif_params *p,
+		struct fdif_job **jobp)
+{
+	return fdif_submit_batch(dev, picture, offset, p, 1, jobp);
 }
 
 int fdif_job_fence_fd(const struct fdif_job *job)
@@ -349,46 +639,94 @@ uint32_t fdif_job_syncobj(const struct fdif_job *job)
 	return job->syncobj;
 }
 
+/* @timeout_ns from now as an absolute CLOCK_MONOTONIC time; < 0: never. */
+static int64_t deadline(int64_t timeout_ns)
+{
+	struct timespec ts;
+	int64_t now;
+
+	if (timeout_ns < 0 || clock_gettime(CLOCK_MONOTONIC, &ts))
+		return INT64_MAX;
+	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return timeout_ns > INT64_MAX - now ? INT64_MAX : now + timeout_ns;
+}
+
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns)
 {
-	struct pollfd p = { .fd = job->fence_fd, .events = POLLIN };
-	int timeout_ms = timeout_ns < 0 ? -1 : (int)((timeout_ns + 999999) / 1000000);
-	int ret;
+	struct drm_syncobj_wait w = {
+		.handles = (uintptr_t)&job->syncobj,
+		.count_handles = 1,
+		/* absolute: drmIoctl()'s restart after a signal keeps it */
+		.timeout_nsec = deadline(timeout_ns),
+	};
 
-	do {
-		ret = poll(&p, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
-	if (ret < 0)
-		return -errno;
-	return ret ? 0 : -ETIME;
+	if (!job->seqno)
+		return -EINVAL;
+	return xioctl(job->dev->fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/* One object, whatever its size, as a face; fields it lacks stay 0. */
+static void object_face(const struct fdif_job *job, const void *obj,
+			uint32_t object_size, struct fdif_face *f)
+{
+	struct drm_fdif_object o = { 0 };
+
+	memcpy(&o, obj, MIN(sizeof(o), object_size));
+	memset(f, 0, sizeof(*f));
+	f->object_class = o.object_class;
+	if (o.fields & DRM_FDIF_OBJECT_BOX) {
+		/* the center as the hardware gives it: x = center - size / 2 */
+		f->x = (double)o.x + (double)(o.width / 2);
+		f->y = (double)o.y + (double)(o.height / 2);
+		f->width = o.width;
+		f->height = o.height;
+		f->size = o.width > o.height ? o.width : o.height;
+	}
+	if (o.fields & DRM_FDIF_OBJECT_ANGLE)
+		f->angle = o.angle;
+	f->direction = o.fields & DRM_FDIF_OBJECT_DIRECTION && o.direction <= FDIF_DIR_LEFT ?
+		       o.direction : job->direction;
+	if (o.fields & DRM_FDIF_OBJECT_CONFIDENCE)
+		f->confidence = o.confidence;
+	if (o.fields & DRM_FDIF_OBJECT_RAW_CONFIDENCE)
+		f->raw_confidence = o.raw_confidence;
 }
 
 int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 		    unsigned int max)
 {
-	const struct drm_fdif_result *r;
+	struct drm_fdif_result_header h;
+	size_t size = job->dev->caps.result_size;
+	const char *r;
 	void *map;
 	unsigned int i, n;
-	int ret = fdif_bo_map(job->result, &map);
+	int ret;
 
+	if (!job->seqno)
+		return -EINVAL;
+	ret = fdif_job_wait(job, 0);
+	if (ret)
+		return ret == -ETIME ? -EBUSY : ret;
+	ret = fdif_bo_map(job->result, &map);
 	if (ret)
 		return ret;
 	r = map;
-	if (r->status)
-		return r->status;
-	n = r->count < max ? r->count : max;
-	for (i = 0; i < n; i++) {
-		const struct drm_fdif_object *o = &r->objects[i];
-
-		faces[i] = (struct fdif_face){
-			.x = o->center_x, .y = o->center_y, .size = o->size,
-			.angle = o->angle, .confidence = o->confidence,
-			.raw_confidence = o->raw_confidence,
-			.direction = o->angle >= 45 && o->angle < 135 ? FDIF_DIR_RIGHT :
-				     o->angle >= 225 && o->angle < 315 ? FDIF_DIR_LEFT :
-				     FDIF_DIR_UP,
-		};
-	}
+	memcpy(&h, r, sizeof(h));
+	/* a result region the kernel did not write for this job is stale */
+	if (h.seqno != job->seqno)
+		return -EPROTO;
+	if (h.status)
+		return h.status < 0 ? h.status : -EPROTO;
+	if (h.version != DRM_FDIF_RESULT_VERSION ||
+	    h.header_size < V1_END(struct drm_fdif_result_header, seqno) ||
+	    h.object_size < V1_END(struct drm_fdif_object, raw_confidence) ||
+	    h.count > h.capacity ||
+	    h.header_size + (uint64_t)h.count * h.object_size > size)
+		return -EPROTO;
+	n = h.count < max ? h.count : max;
+	for (i = 0; i < n; i++)
+		object_face(job, r + h.header_size + (size_t)i * h.object_size,
+			    h.object_size, &faces[i]);
 	return (int)n;
 }
 
@@ -400,8 +738,8 @@ void fdif_job_free(struct fdif_job *job)
 		return;
 	dev = job->dev;
 	/* a job's BOs go back to the pool only once it is done with them */
-	if (job->work && job->result && dev->npool < POOL_MAX &&
-	    (job->fence_fd < 0 || fdif_job_wait(job, 0) == 0)) {
+	if (job->result && (job->work || !dev->caps.work_size) &&
+	    dev->npool < POOL_MAX && (!job->seqno || fdif_job_wait(job, 0) == 0)) {
 		dev->pool[dev->npool][0] = job->work;
 		dev->pool[dev->npool][1] = job->result;
 		dev->npool++;
@@ -411,7 +749,10 @@ void fdif_job_free(struct fdif_job *job)
 	}
 	if (job->fence_fd >= 0)
 		close(job->fence_fd);
-	if (job->syncobj)
-		drmSyncobjDestroy(dev->fd, job->syncobj);
+	if (job->syncobj) {
+		struct drm_syncobj_destroy d = { .handle = job->syncobj };
+
+		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	}
 	free(job);
 }

@@ -10,7 +10,7 @@ const char *fdif_strerror(int err)
 	case 0:
 		return "success";
 	case -ENODEV:
-		return "no FDIF device (is the fdif driver loaded?)";
+		return "no FDIF device (is the fdif driver loaded? was the device removed?)";
 	case -ENOTSUP:
 		return "unsupported image format (PGM, PPM, PNG and JPEG are)";
 	case -EBADMSG:
@@ -27,6 +27,10 @@ const char *fdif_strerror(int err)
 		return "the job was cancelled";
 	case -EINVAL:
 		return "invalid argument";
+	case -EPROTO:
+		return "the FDIF device answers in a way this library does not know (another fdif uAPI?)";
+	case -EBUSY:
+		return "the job is not done yet";
 	default:
 		return err < 0 ? strerror(-err) : "unknown error";
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fitting any picture into the FDIF's 320x240 frame (area filter, aspect
- * ratio kept), mapping faces back, and merging the faces of several scans.
+ * Fitting any picture into the device's frame (area filter, aspect ratio
+ * kept), mapping faces back, and merging the faces of several scans.
  */
 #include <errno.h>
 #include <math.h>
@@ -68,8 +68,9 @@ static void axis_fini(struct axis *a)
 	free(a->w);
 }
 
-int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
-		   struct fdif_frame_map *map)
+int fdif_image_fit_frame(const struct fdif_image *gray, uint8_t *frame,
+			 unsigned int width, unsigned int height,
+			 unsigned int stride, struct fdif_frame_map *map)
 {
 	struct axis ax = { 0 }, ay = { 0 };
 	unsigned int ow, oh, x, y, k;
@@ -77,17 +78,18 @@ int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
 	float *rows = NULL;
 	int ret;
 
-	if (gray->channels != 1 || !gray->width || !gray->height)
+	if (gray->channels != 1 || !gray->width || !gray->height ||
+	    !width || !height || stride < width || width > FDIF_MAX_SIDE ||
+	    height > FDIF_MAX_SIDE)
 		return -EINVAL;
-	scale = fmax((double)gray->width / FDIF_FRAME_WIDTH,
-		     (double)gray->height / FDIF_FRAME_HEIGHT);
+	scale = fmax((double)gray->width / width, (double)gray->height / height);
 	ow = (unsigned int)lrint(gray->width / scale);
 	oh = (unsigned int)lrint(gray->height / scale);
-	ow = ow < 1 ? 1 : (ow > FDIF_FRAME_WIDTH ? FDIF_FRAME_WIDTH : ow);
-	oh = oh < 1 ? 1 : (oh > FDIF_FRAME_HEIGHT ? FDIF_FRAME_HEIGHT : oh);
+	ow = ow < 1 ? 1 : (ow > width ? width : ow);
+	oh = oh < 1 ? 1 : (oh > height ? height : oh);
 	map->scale = scale;
-	map->off_x = (FDIF_FRAME_WIDTH - ow) / 2;
-	map->off_y = (FDIF_FRAME_HEIGHT - oh) / 2;
+	map->off_x = (width - ow) / 2;
+	map->off_y = (height - oh) / 2;
 
 	ret = axis_init(&ax, ow, gray->width, scale);
 	if (!ret)
@@ -113,10 +115,11 @@ int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
 			r[x] = acc;
 		}
 	}
-	memset(frame, FDIF_PAD_GRAY, FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT);
+	for (y = 0; y < height; y++)
+		memset(frame + (size_t)y * stride, FDIF_PAD_GRAY, width);
 	for (y = 0; y < oh; y++) {
 		const float *w = ay.w + (size_t)y * ay.per;
-		uint8_t *d = frame + (size_t)(y + map->off_y) * FDIF_FRAME_WIDTH +
+		uint8_t *d = frame + (size_t)(y + map->off_y) * stride +
 			     (size_t)map->off_x;
 
 		for (x = 0; x < ow; x++) {
@@ -134,11 +137,20 @@ out:
 	return ret;
 }
 
+int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
+		   struct fdif_frame_map *map)
+{
+	return fdif_image_fit_frame(gray, frame, FDIF_FRAME_WIDTH, FDIF_FRAME_HEIGHT,
+				    FDIF_FRAME_WIDTH, map);
+}
+
 void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *f)
 {
 	f->x = (f->x - map->off_x) * map->scale;
 	f->y = (f->y - map->off_y) * map->scale;
 	f->size *= map->scale;
+	f->width *= map->scale;
+	f->height *= map->scale;
 }
 
 static int by_confidence(const void *a, const void *b)

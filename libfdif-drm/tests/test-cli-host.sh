@@ -22,7 +22,8 @@ mkdir "$tmp/accel"
 check help 0 'usage' "$cli" --help
 check no-image 2 'usage' "$cli"
 check bad-option 2 'usage' "$cli" --frobnicate x.png
-check bad-lhit 2 "invalid value '12' for --lhit" "$cli" --lhit 12 x.png
+check bad-lhit 2 "invalid value 'x' for --lhit" "$cli" --lhit x x.png
+check bad-min-size 2 "invalid value '-20' for --min-size" "$cli" --min-size -20 x.png
 check no-device 1 'no FDIF device' env FDIF_ACCEL_DIR="$tmp/accel" "$cli" x.png
 echo "1..$n"
 exit $fail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host unit tests of libfdif-drm's device-independent parts: decoding,
- * fitting into the frame, coordinate mapping and merging.
+ * fitting into the frame (the OMAP4's and another), coordinate mapping and
+ * merging.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -166,6 +167,7 @@ static void test_bad_files(void)
 	g_assert_cmpint(fdif_image_load(deep, &b), ==, -ENOTSUP);
 	g_assert_cmpint(fdif_image_load("/nonexistent/x.png", &b), ==, -ENOENT);
 	g_assert_cmpstr(fdif_strerror(-EBADMSG), ==, "corrupt or truncated image");
+	g_assert_nonnull(strstr(fdif_strerror(-EPROTO), "uAPI"));
 	g_free(a.pixels);
 }
 
@@ -245,6 +247,44 @@ static void test_fit_aspect_and_map(void)
 	g_free(img.pixels);
 }
 
+/* Another device's frame: its size, and rows further apart than its width. */
+static void test_fit_frame_stride(void)
+{
+	enum { W = 64, H = 32, STRIDE = 80 };
+	static uint8_t frame[STRIDE * H];
+	struct fdif_frame_map map;
+	struct fdif_image img;
+	struct fdif_face f = { .x = 32, .y = 16, .size = 8, .width = 8, .height = 6 };
+	unsigned int x, y;
+
+	memset(frame, 0xee, sizeof(frame));
+	/* 256x64 -> 64x16, centred: 8 rows of padding above and below */
+	make_image(&img, 256, 64, 1);
+	memset(img.pixels, 40, 256 * 64);
+	g_assert_cmpint(fdif_image_fit_frame(&img, frame, W, H, STRIDE, &map), ==, 0);
+	g_assert_cmpfloat(map.scale, ==, 4.0);
+	g_assert_cmpfloat(map.off_x, ==, 0);
+	g_assert_cmpfloat(map.off_y, ==, 8);
+	for (y = 0; y < H; y++) {
+		for (x = 0; x < W; x++)
+			g_assert_cmpuint(frame[y * STRIDE + x], ==, y < 8 || y >= 24 ? 128 : 40);
+		for (; x < STRIDE; x++)
+			g_assert_cmpuint(frame[y * STRIDE + x], ==, 0xee);	/* left alone */
+	}
+	fdif_map_face(&map, &f);
+	g_assert_cmpfloat(f.x, ==, 128);
+	g_assert_cmpfloat(f.y, ==, 32);
+	g_assert_cmpfloat(f.size, ==, 32);
+	g_assert_cmpfloat(f.width, ==, 32);
+	g_assert_cmpfloat(f.height, ==, 24);
+
+	/* bad frames */
+	g_assert_cmpint(fdif_image_fit_frame(&img, frame, W, H, W - 1, &map), ==, -EINVAL);
+	g_assert_cmpint(fdif_image_fit_frame(&img, frame, 0, H, STRIDE, &map), ==, -EINVAL);
+	g_assert_cmpint(fdif_image_fit_frame(&img, frame, W, 0, STRIDE, &map), ==, -EINVAL);
+	g_free(img.pixels);
+}
+
 static void test_merge(void)
 {
 	struct fdif_face f[] = {
@@ -290,6 +330,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/draw", test_draw);
 	g_test_add_func("/libfdif/fit/area", test_fit_area);
 	g_test_add_func("/libfdif/fit/aspect-and-map", test_fit_aspect_and_map);
+	g_test_add_func("/libfdif/fit/frame-stride", test_fit_frame_stride);
 	g_test_add_func("/libfdif/merge", test_merge);
 	ret = g_test_run();
 	{

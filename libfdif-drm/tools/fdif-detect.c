@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "fdif/fdif.h"
 
 static const char *const dir_names[] = { "up", "right", "left", "all" };
+static const char *const class_names[] = { "face" };
 
 static void usage(FILE *out)
 {
@@ -21,11 +23,13 @@ static void usage(FILE *out)
 		"Find faces in PGM, PPM, PNG or JPEG images on the FDIF accelerator.\n\n"
 		"  --json              print JSON instead of text\n"
 		"  --draw OUT.png      write the image with the faces outlined (one IMAGE)\n"
-		"  --min-size N        smallest face, in 320x240 frame pixels: 20, 25, 32, 40\n"
+		"  --min-size N        smallest face, in device frame pixels (OMAP4: 320x240\n"
+		"                      frame; 20, 25, 32, 40; default: the smallest)\n"
 		"  --direction D       up, right, left, or all (a full scan; default up)\n"
 		"  --roi X,Y,W,H       only look here (image pixels)\n"
 		"  --threshold N       only report faces of confidence >= N (0..1000)\n"
-		"  --lhit N            the device's likelihood threshold, 0..9 (default 5)\n"
+		"  --lhit N            the device's likelihood threshold (OMAP4: 0..9; default:\n"
+		"                      the device's recommended one, 5 on OMAP4)\n"
 		"  --device PATH       the accel device (default: the first FDIF)\n"
 		"  --help              this text\n");
 }
@@ -57,6 +61,14 @@ static void print_json_string(const char *s)
 	putchar('"');
 }
 
+static void print_class(unsigned int c)
+{
+	if (c < sizeof(class_names) / sizeof(class_names[0]))
+		printf("\"%s\"", class_names[c]);
+	else
+		printf("\"class-%u\"", c);
+}
+
 static void print_faces(const char *path, const struct fdif_image *img,
 			const struct fdif_face *f, unsigned int n, int json, int first)
 {
@@ -74,13 +86,19 @@ static void print_faces(const char *path, const struct fdif_image *img,
 	printf("%s\n  {\"image\": ", first ? "" : ",");
 	print_json_string(path);
 	printf(", \"width\": %u, \"height\": %u, \"faces\": [", img->width, img->height);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		printf("%s\n    {\"x\": %.1f, \"y\": %.1f, \"size\": %.1f, \"confidence\": %u, "
-		       "\"raw_confidence\": %u, \"angle\": %u, \"direction\": \"%s\"}",
+		       "\"raw_confidence\": %u, \"angle\": %u, \"direction\": \"%s\", "
+		       "\"width\": %.1f, \"height\": %.1f, \"class\": ",
 		       i ? "," : "", f[i].x, f[i].y, f[i].size, f[i].confidence,
-		       f[i].raw_confidence, f[i].angle, dir_names[f[i].direction]);
+		       f[i].raw_confidence, f[i].angle, dir_names[f[i].direction],
+		       f[i].width, f[i].height);
+		print_class(f[i].object_class);
+		putchar('}');
+	}
 	printf("%s]}", n ? "\n  " : "");
 }
+
 
 int main(int argc, char **argv)
 {
@@ -96,9 +114,9 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct fdif_face faces[FDIF_MAX_RESULTS];
-	const char *draw = NULL, *device = NULL;
-	unsigned int threshold = 0, n, i, k;
+	struct fdif_face *faces;
+	const char *draw = NULL, *device = NULL, *min_size_arg = NULL, *lhit_arg = NULL;
+	unsigned int threshold = 0, max, n, i, k, printed = 0;
 	struct fdif_device *dev;
 	struct fdif_params p;
 	struct fdif_caps caps;
@@ -116,8 +134,10 @@ int main(int argc, char **argv)
 			draw = optarg;
 			break;
 		case 's':
-			if (parse_uint(optarg, 255, &p.min_size))
+			/* checked against the device's sizes once it is open */
+			if (parse_uint(optarg, UINT_MAX, &p.min_size))
 				goto bad;
+			min_size_arg = optarg;
 			break;
 		case 'd':
 			for (k = 0; k < 4 && strcmp(optarg, dir_names[k]); k++)
@@ -136,8 +156,10 @@ int main(int argc, char **argv)
 				goto bad;
 			break;
 		case 'l':
-			if (parse_uint(optarg, 9, &p.lhit))
+			/* checked against the device's range once it is open */
+			if (parse_uint(optarg, UINT_MAX - 1, &p.lhit))
 				goto bad;
+			lhit_arg = optarg;
 			break;
 		case 'D':
 			device = optarg;
@@ -176,15 +198,29 @@ bad:
 		fdif_close(dev);
 		return 1;
 	}
-	for (k = 0; k < caps.num_min_sizes && caps.min_sizes[k] != p.min_size; k++)
+	for (k = 0; min_size_arg && k < caps.num_min_sizes && caps.min_sizes[k] != p.min_size; k++)
 		;
-	if (k == caps.num_min_sizes) {
+	if (min_size_arg && k == caps.num_min_sizes) {
 		fprintf(stderr, "fdif-detect: --min-size %u: the device takes", p.min_size);
 		for (k = 0; k < caps.num_min_sizes; k++)
 			fprintf(stderr, " %u", caps.min_sizes[k]);
 		fprintf(stderr, "\n");
 		fdif_close(dev);
 		return 2;
+	}
+	if (lhit_arg && p.lhit > caps.max_lhit) {
+		fprintf(stderr, "fdif-detect: invalid value '%s' for --lhit: the device takes 0..%u\n",
+			lhit_arg, caps.max_lhit);
+		fdif_close(dev);
+		return 2;
+	}
+	/* a full scan: one job's faces a direction, at most */
+	max = 3 * caps.max_objects;
+	faces = calloc(max ? max : 1, sizeof(*faces));
+	if (!faces) {
+		fprintf(stderr, "fdif-detect: %s\n", fdif_strerror(-ENOMEM));
+		fdif_close(dev);
+		return 1;
 	}
 
 	if (json)
@@ -194,7 +230,7 @@ bad:
 
 		ret = fdif_image_load(argv[i], &img);
 		if (!ret)
-			ret = fdif_detect_image(dev, &img, &p, faces, FDIF_MAX_RESULTS, &n);
+			ret = fdif_detect_image(dev, &img, &p, faces, max, &n);
 		if (ret) {
 			fprintf(stderr, "fdif-detect: %s: %s\n", argv[i], fdif_strerror(ret));
 			fdif_image_free(&img);
@@ -204,7 +240,7 @@ bad:
 		for (k = 0; k < n && faces[k].confidence >= threshold; k++)
 			;
 		n = k;	/* sorted by confidence */
-		print_faces(argv[i], &img, faces, n, json, i == (unsigned int)optind);
+		print_faces(argv[i], &img, faces, n, json, !printed++);
 		if (draw) {
 			struct fdif_image rgb;
 
@@ -224,6 +260,7 @@ bad:
 	}
 	if (json)
 		printf("\n]\n");
+	free(faces);
 	fdif_close(dev);
 	return status;
 }

@@ -25,6 +25,14 @@
  * pollable, or fdif_job_syncobj() for DRM syncobj users). Picture BOs can
  * be reused for the next frame once fdif_job_wait() returned for the jobs
  * reading them.
+ *
+ * What the device takes (frame size, minimum face sizes, thresholds,
+ * result capacity...) is asked once at fdif_open() with the uAPI's
+ * queries, never assumed; fdif_query_caps() returns it.
+ *
+ * Threads: a device, and the BOs and jobs made on it, are used from one
+ * thread at a time (open one device per thread for parallel clients);
+ * fdif_query_caps() and the image functions may be called from any.
  */
 #ifndef FDIF_FDIF_H
 #define FDIF_FDIF_H
@@ -36,10 +44,21 @@
 extern "C" {
 #endif
 
-#define FDIF_FRAME_WIDTH	320	/* what the OMAP4 FDIF takes */
+/*
+ * The OMAP4 FDIF's frame and result capacity. The library asks the device
+ * for its own (struct fdif_caps: frame_width, frame_height, max_objects);
+ * these remain for fdif_image_fit() and for callers' fixed-size arrays.
+ */
+#define FDIF_FRAME_WIDTH	320
 #define FDIF_FRAME_HEIGHT	240
-#define FDIF_MAX_FACES		35	/* one job */
-#define FDIF_MAX_RESULTS	(3 * FDIF_MAX_FACES)	/* a full scan */
+#define FDIF_MAX_FACES		35	/* one OMAP4 job */
+#define FDIF_MAX_RESULTS	(3 * FDIF_MAX_FACES)	/* a full OMAP4 scan */
+
+#define FDIF_MAX_MIN_SIZES	8	/* entries of fdif_caps.min_sizes */
+#define FDIF_MAX_FORMATS	8	/* entries of fdif_caps.fourccs */
+
+/* fdif_params.lhit: the threshold the device recommends (OMAP4: 5) */
+#define FDIF_LHIT_DEFAULT	(~0u)
 
 /** enum fdif_direction - which way faces look */
 enum fdif_direction {
@@ -49,39 +68,86 @@ enum fdif_direction {
 	FDIF_DIR_ALL = 3,	/* full scan: all three, duplicates merged */
 };
 
+/** enum fdif_object_class - what an object is (fdif_face.object_class) */
+enum fdif_object_class {
+	FDIF_CLASS_FACE = 0,	/* a human face */
+};
+
 struct fdif_device;
 struct fdif_bo;
 struct fdif_job;
 
 /**
- * struct fdif_caps - what the device can do (DRM_IOCTL_FDIF_GET_PARAM)
+ * struct fdif_caps - what the device can do (DRM_IOCTL_FDIF_QUERY)
  * @revision: hardware revision register
- * @max_width: widest picture
- * @max_height: tallest picture
- * @formats: bit mask of pixel formats (bit 0: 8-bit grey)
- * @object_classes: bit mask of object classes (bit 0: faces)
- * @max_objects: most objects a job reports
- * @directions: bit mask of enum fdif_direction (without FDIF_DIR_ALL)
- * @work_size: bytes of work area a job needs
- * @align: alignment of picture and work area offsets
- * @max_lhit: largest likelihood threshold
- * @min_sizes: supported minimum face sizes in pixels, smallest first
- * @num_min_sizes: entries in @min_sizes
+ * @max_width: widest 8-bit grey picture the device takes
+ * @max_height: tallest 8-bit grey picture
+ * @formats: bit mask of pixel formats the library can feed (bit 0: 8-bit
+ *	grey, DRM_FORMAT_R8); @fourccs lists all the device's formats
+ * @object_classes: bit mask of enum fdif_object_class the device detects
+ * @max_objects: most objects one job reports (OMAP4: 35)
+ * @directions: bit mask of enum fdif_direction (without FDIF_DIR_ALL) in
+ *	which the device scans for faces
+ * @work_size: bytes of work area a job needs (0: none)
+ * @align: the larger of @offset_align and @work_align
+ * @max_lhit: largest likelihood threshold (fdif_params.lhit)
+ * @min_sizes: widths of the supported minimum face sizes in frame pixels,
+ *	smallest first (OMAP4: 20, 25, 32, 40); at most FDIF_MAX_MIN_SIZES
+ * @num_min_sizes: entries in @min_sizes and @min_heights
+ * @generation: the hardware generation (1: OMAP4)
+ * @default_lhit: the likelihood threshold the hardware vendor recommends
+ * @min_heights: heights of the minimum sizes, @min_heights[i] going with
+ *	@min_sizes[i] (equal to it on the OMAP4: faces are square)
+ * @frame_width: width of the frames the library submits: the largest
+ *	8-bit grey picture (OMAP4: 320)
+ * @frame_height: their height (OMAP4: 240)
+ * @frame_stride: bytes from one frame row to the next (OMAP4: 320); a
+ *	frame BO needs @frame_stride * @frame_height bytes
+ * @offset_align: alignment of a frame's offset in its BO (OMAP4: 32)
+ * @work_align: alignment of the work area's offset in its BO
+ * @roi_min_width: narrowest region of interest (OMAP4: 20)
+ * @roi_min_height: lowest region of interest (OMAP4: 20)
+ * @roi_max_x: largest left edge of a region of interest (OMAP4: 160)
+ * @roi_max_y: largest top edge of a region of interest (OMAP4: 120)
+ * @max_jobs: most jobs one fdif_submit_batch() takes (OMAP4: 16)
+ * @result_size: bytes of a job's result region
+ * @object_fields: which face fields the device fills in, the uAPI's
+ *	DRM_FDIF_OBJECT_* bits: 0 box, 1 angle, 2 direction, 3 confidence,
+ *	4 raw confidence (OMAP4: all five, 0x1f)
+ * @fourccs: DRM_FORMAT_* codes of the picture formats the device takes,
+ *	at most FDIF_MAX_FORMATS
+ * @num_formats: entries in @fourccs
+ *
+ * The fields up to @num_min_sizes are those of the first version of this
+ * structure; the rest came with the query uAPI.
  */
 struct fdif_caps {
 	uint32_t revision;
 	uint32_t max_width, max_height;
 	uint32_t formats, object_classes, max_objects, directions;
 	uint32_t work_size, align, max_lhit;
-	uint8_t min_sizes[8];
+	unsigned int min_sizes[FDIF_MAX_MIN_SIZES];
 	unsigned int num_min_sizes;
+
+	uint32_t generation;
+	uint32_t default_lhit;
+	unsigned int min_heights[FDIF_MAX_MIN_SIZES];
+	uint32_t frame_width, frame_height, frame_stride;
+	uint32_t offset_align, work_align;
+	uint32_t roi_min_width, roi_min_height, roi_max_x, roi_max_y;
+	uint32_t max_jobs;
+	uint32_t result_size, object_fields;
+	uint32_t fourccs[FDIF_MAX_FORMATS];
+	unsigned int num_formats;
 };
 
 /**
  * struct fdif_params - a detection request
  * @direction: enum fdif_direction
- * @min_size: smallest face in frame pixels (one of fdif_caps.min_sizes)
- * @lhit: likelihood threshold, 0..fdif_caps.max_lhit, larger is stricter
+ * @min_size: smallest face in frame pixels: one of fdif_caps.min_sizes, or
+ *	0 for the smallest the device takes
+ * @lhit: likelihood threshold, 0..fdif_caps.max_lhit, larger is stricter;
+ *	FDIF_LHIT_DEFAULT for fdif_caps.default_lhit
  * @roi_x: region of interest in frame pixels (all 0: the whole frame)
  * @roi_y: ...
  * @roi_width: ...
@@ -96,16 +162,23 @@ struct fdif_params {
 
 /**
  * struct fdif_face - one face
- * @x: center column
- * @y: center row
- * @size: side of the face square
+ * @x: center column: the box's left edge plus half its width (rounded
+ *	down in frame pixels, which is the OMAP4's own center)
+ * @y: center row, likewise
+ * @size: side of the face square: the larger of @width and @height
  * @angle: in-plane rotation in degrees, clockwise, 0 = upright
  * @confidence: 0 (least) .. 1000 (most)
  * @raw_confidence: the hardware's own value (OMAP4: 0 best .. 9 worst)
  * @direction: the enum fdif_direction scan that found it
+ * @width: width of the face's box
+ * @height: height of the face's box (equal to @width on the OMAP4)
+ * @object_class: enum fdif_object_class
  *
  * Coordinates are frame pixels from fdif_job_result(), and picture pixels
- * of the original image from fdif_detect_image().
+ * of the original image from fdif_detect_image(). The box's left edge is
+ * @x - @width / 2 in frame pixels (integer division), its top edge
+ * @y - @height / 2. Fields the device does not fill in
+ * (fdif_caps.object_fields) are 0.
  */
 struct fdif_face {
 	double x, y, size;
@@ -113,17 +186,25 @@ struct fdif_face {
 	unsigned int confidence;
 	unsigned int raw_confidence;
 	unsigned int direction;
+	double width, height;
+	unsigned int object_class;
 };
 
 /* Devices */
 
 /** fdif_open() - the first /dev/accel/accel* whose driver is "fdif" */
 int fdif_open(struct fdif_device **dev);
-/** fdif_open_path() - a given device node; -ENODEV if it is not an FDIF */
+/**
+ * fdif_open_path() - a given device node
+ * Return: 0, -ENODEV if it is not an FDIF, -EPROTO if it does not answer
+ * the queries this library needs (a kernel with another fdif uAPI) or
+ * takes no 8-bit grey pictures, or the open()'s errno.
+ */
 int fdif_open_path(const char *path, struct fdif_device **dev);
 void fdif_close(struct fdif_device *dev);
 /** fdif_device_fd() - the DRM file descriptor, for syncobj users */
 int fdif_device_fd(const struct fdif_device *dev);
+/** fdif_query_caps() - what the device answered to the queries at open */
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps);
 
 /* Buffer objects */
@@ -133,10 +214,15 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo);
 /**
  * fdif_bo_import() - a BO for a dma-buf (e.g. a camera frame), no copy
  * The dma-buf must be physically contiguous below 4 GiB; @dmabuf_fd stays
- * the caller's.
+ * the caller's (the BO keeps a duplicate, for fdif_bo_map()). An imported
+ * BO can hold pictures, not a job's results.
  */
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo);
-/** fdif_bo_map() - CPU mapping (made once, kept until fdif_bo_free()) */
+/**
+ * fdif_bo_map() - CPU mapping (made once, kept until fdif_bo_free())
+ * An imported BO is mapped through its dma-buf; if its exporter needs CPU
+ * access bracketed, use DMA_BUF_IOCTL_SYNC on the dma-buf fd around it.
+ */
 int fdif_bo_map(struct fdif_bo *bo, void **ptr);
 size_t fdif_bo_size(const struct fdif_bo *bo);
 /** fdif_bo_handle() - the GEM handle, e.g. for drmPrimeHandleToFD() */
@@ -145,25 +231,52 @@ void fdif_bo_free(struct fdif_bo *bo);
 
 /* Jobs */
 
-/** fdif_params_init() - whole frame, upright, 20 px, LHIT 5 */
+/**
+ * fdif_params_init() - whole frame, upright, the device's smallest minimum
+ * size (min_size 0) and its recommended threshold (FDIF_LHIT_DEFAULT)
+ */
 void fdif_params_init(struct fdif_params *p);
 
 /**
- * fdif_submit() - queue a detection on the 320x240 grey frame at @offset
- * in @picture; returns at once. @p->direction must not be FDIF_DIR_ALL.
+ * fdif_submit() - queue a detection on the 8-bit grey frame at @offset in
+ * @picture; returns at once
+ * The frame is fdif_caps.frame_width x frame_height pixels, rows
+ * fdif_caps.frame_stride bytes apart (OMAP4: 320x240, 320); @offset is
+ * aligned to fdif_caps.offset_align. @p->direction must not be
+ * FDIF_DIR_ALL.
+ * Return: 0, or -EINVAL for a bad parameter (also from the kernel: a
+ * picture BO too small, a misaligned offset...).
  */
 int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
 		uint32_t offset, const struct fdif_params *p,
 		struct fdif_job **job);
+/**
+ * fdif_submit_batch() - queue @count detections on one frame in one call
+ * @params: @count requests, one a job (e.g. one a direction)
+ * @jobs: @count jobs out, in the order of @params
+ *
+ * All or nothing: either every job is queued, or none and *@jobs are NULL.
+ * The jobs run in array order. @count is 1..fdif_caps.max_jobs.
+ */
+int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
+		      uint32_t offset, const struct fdif_params *params,
+		      unsigned int count, struct fdif_job **jobs);
 /** fdif_job_fence_fd() - sync_file fd, POLLIN when done; owned by @job */
 int fdif_job_fence_fd(const struct fdif_job *job);
 /** fdif_job_syncobj() - DRM syncobj signalled when done; owned by @job */
 uint32_t fdif_job_syncobj(const struct fdif_job *job);
-/** fdif_job_wait() - wait up to @timeout_ns (< 0: forever); -ETIME if not done */
+/**
+ * fdif_job_wait() - wait up to @timeout_ns from now (< 0: forever)
+ * The deadline is fixed when called (CLOCK_MONOTONIC): signals do not
+ * extend it. Return: 0 when done, -ETIME if not done in time.
+ */
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns);
 /**
- * fdif_job_result() - the faces of a finished job, in frame pixels
- * Return: the number of faces, or the job's error (-EIO, -ETIMEDOUT...).
+ * fdif_job_result() - the faces of a finished job, in frame pixels, most
+ * confident first; at most @max of them
+ * Return: the number of faces, the job's error (-EIO, -ETIMEDOUT,
+ * -ECANCELED, -ENODEV), -EBUSY if the job is not done yet, or -EPROTO for
+ * a result this library cannot read.
  */
 int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 		    unsigned int max);
@@ -212,18 +325,29 @@ struct fdif_frame_map {
 };
 
 /**
- * fdif_image_fit() - resize a grey picture into a 320x240 frame
+ * fdif_image_fit_frame() - resize a grey picture into a frame
  * @gray: a 1-channel picture of any size
- * @frame: 320x240 bytes, stride 320
+ * @frame: @height rows of @width bytes, @stride bytes apart (for the
+ *	device: fdif_caps.frame_width, frame_height and frame_stride)
+ * @width: frame width in pixels
+ * @height: frame height in pixels
+ * @stride: bytes from one frame row to the next, at least @width
  * @map: how picture coordinates map to the frame
  *
  * Keeps the aspect ratio (the rest of the frame is mid-grey) and resizes
  * with an area filter (each frame pixel the mean of the picture area it
- * covers).
+ * covers). The bytes between rows are left alone.
+ */
+int fdif_image_fit_frame(const struct fdif_image *gray, uint8_t *frame,
+			 unsigned int width, unsigned int height,
+			 unsigned int stride, struct fdif_frame_map *map);
+/**
+ * fdif_image_fit() - fdif_image_fit_frame() into the OMAP4's frame:
+ * FDIF_FRAME_WIDTH x FDIF_FRAME_HEIGHT bytes, stride FDIF_FRAME_WIDTH
  */
 int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
 		   struct fdif_frame_map *map);
-/** fdif_map_face() - a face in frame pixels to picture pixels */
+/** fdif_map_face() - a face in frame pixels to picture pixels (center, size, box) */
 void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *face);
 /**
  * fdif_merge_faces() - drop duplicates (centers within half a face, sizes
@@ -233,8 +357,9 @@ void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *face);
 unsigned int fdif_merge_faces(struct fdif_face *faces, unsigned int n);
 
 /**
- * fdif_detect_image() - everything: fit, submit (three jobs in flight for
- * FDIF_DIR_ALL), wait, merge, map back to @img's coordinates
+ * fdif_detect_image() - everything: fit into the device's frame, submit
+ * (for FDIF_DIR_ALL one job a direction the device scans, in one batch),
+ * wait, merge, map back to @img's coordinates
  * @roi coordinates in @p are in picture pixels here.
  * Return: 0 and *@count faces, or a negative errno.
  */

@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of libfdif-drm's device path against a fake kernel: the
+ * library's sources are linked with this file's drmIoctl(), drmGetVersion()
+ * and drmPrimeFDToHandle() in place of libdrm's. The fake answers the
+ * queries as the fdif uAPI's contract says the OMAP4 generation does (or,
+ * with "extra", as a later kernel whose answers, entries, result header and
+ * objects have grown at the end), keeps its BOs in a temporary file that
+ * the library mmap()s, and writes results into them on submission.
+ *
+ * What this checks is the library's side of the contract: the queries
+ * read by the sizes the kernel reports, jobs built from the answers, the
+ * absolute wait deadline, results stepped through by the header's sizes
+ * and their fields mask. The driver itself is tested in the guest.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+
+#include "fdif_accel.h"
+#include "fdif/fdif.h"
+
+#define PAGE		4096
+#define MAX_BOS		64
+#define RESULT_SIZE(hs, os)	((hs) + 35 * (os))
+
+struct fake_face {
+	int cx, cy;
+	unsigned int size, angle, direction, confidence, raw;
+	uint32_t fields;
+};
+
+static struct {
+	int fd;				/* the device: a file holding the BOs */
+	size_t used;
+	struct { size_t off, size; int live, imported; } bo[MAX_BOS];
+	uint32_t extra;			/* bytes a later kernel appends */
+	int old_uapi;			/* a kernel with GET_PARAM at 0x00 */
+	int busy;			/* jobs never finish */
+	int32_t status;			/* the next results' status */
+	uint64_t seqno;
+	uint32_t syncobjs;
+	struct drm_fdif_job jobs[16];	/* the last submission */
+	unsigned int job_count, submits;
+	int64_t wait_deadline;
+	struct fake_face faces[4];
+	unsigned int nfaces;
+} k;
+
+static char *tmpdir, *dev_path;
+
+/* libdrm, as far as the library uses it */
+
+drmVersionPtr drmGetVersion(int fd)
+{
+	drmVersionPtr v = calloc(1, sizeof(*v));
+
+	v->name = strdup("fdif");
+	v->name_len = 4;
+	return v;
+}
+
+void drmFreeVersion(drmVersionPtr v)
+{
+	free(v->name);
+	free(v);
+}
+
+static uint32_t bo_add(size_t size, int imported)
+{
+	uint32_t h;
+
+	for (h = 0; h < MAX_BOS && k.bo[h].live; h++)
+		;
+	g_assert_cmpuint(h, <, MAX_BOS);
+	size = (size + PAGE - 1) / PAGE * PAGE;
+	k.bo[h].off = k.used;
+	k.bo[h].size = size;
+	k.bo[h].live = 1;
+	k.bo[h].imported = imported;
+	k.used += size;
+	g_assert_cmpint(ftruncate(k.fd, (off_t)k.used), ==, 0);
+	return h + 1;
+}
+
+int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
+{
+	off_t size = lseek(prime_fd, 0, SEEK_END);
+
+	*handle = bo_add((size_t)size, 1);
+	return 0;
+}
+
+static int bo_ok(uint32_t h)
+{
+	return h && h <= MAX_BOS && k.bo[h - 1].live;
+}
+
+/* min(size, answer) bytes, zeroes beyond, size = answer's: the contract */
+static int answer(struct drm_fdif_query *q, const void *a, uint32_t size)
+{
+	if (q->pointer) {
+		memcpy((void *)(uintptr_t)q->pointer, a, q->size < size ? q->size : size);
+		if (q->size > size)
+			memset((char *)(uintptr_t)q->pointer + size, 0, q->size - size);
+	}
+	q->size = size;
+	return 0;
+}
+
+/* A grown structure: @s, then "extra" bytes a newer kernel knows. */
+static uint32_t grown(void *buf, const void *s, uint32_t size)
+{
+	memcpy(buf, s, size);
+	memset((char *)buf + size, 0x5a, k.extra);
+	return size + k.extra;
+}
+
+static int fake_query(struct drm_fdif_query *q)
+{
+	static const struct drm_fdif_size sizes[] = { { 20, 20 }, { 25, 25 }, { 32, 32 }, { 40, 40 } };
+	struct drm_fdif_device_info d = {
+		.generation = DRM_FDIF_GEN_OMAP4, .revision = 0x42, .classes = 1,
+		.directions = 7, .max_job_classes = 1, .max_job_directions = 1,
+		.max_threshold = 9, .default_threshold = 5, .work_size = 53248,
+		.work_align = 32, .roi_min_width = 20, .roi_min_height = 20,
+		.roi_max_x = 160, .roi_max_y = 120, .max_jobs = 16, .max_syncs = 64,
+	};
+	struct drm_fdif_format_info f = {
+		.fourcc = DRM_FORMAT_R8, .num_planes = 1, .flags = DRM_FDIF_FORMAT_PACKED_ROWS,
+		.min_width = 320, .max_width = 320, .width_align = 1,
+		.min_height = 240, .max_height = 240, .height_align = 1,
+		.offset_align = 32, .stride_align = 1,
+	};
+	/* a format this library does not feed comes first */
+	struct drm_fdif_format_info nv12 = f;
+	struct drm_fdif_class_info c = { .object_class = DRM_FDIF_CLASS_FACE, .directions = 7 };
+	uint32_t hs = 32 + k.extra, os = 40 + k.extra;
+	struct drm_fdif_result_layout l = {
+		.version = DRM_FDIF_RESULT_VERSION, .header_size = hs, .object_size = os,
+		.capacity = 35, .size = RESULT_SIZE(hs, os), .align = 8,
+		.object_fields = 0x1f,
+	};
+	char buf[1024];
+	struct drm_fdif_query_list *list = (void *)buf;
+	char *e = (char *)(list + 1);
+	uint32_t i, n = 0;
+
+	if (k.old_uapi) {
+		/* GET_PARAM: a non-zero pad is refused, else a value is written */
+		if (q->size)
+			return -EINVAL;
+		q->pointer = 0x2;
+		return 0;
+	}
+	nv12.fourcc = DRM_FORMAT_NV12;
+	nv12.num_planes = 2;
+	switch (q->type) {
+	case DRM_FDIF_QUERY_DEVICE:
+		return answer(q, buf, grown(buf, &d, sizeof(d)));
+	case DRM_FDIF_QUERY_RESULT_LAYOUT:
+		return answer(q, buf, grown(buf, &l, sizeof(l)));
+	case DRM_FDIF_QUERY_FORMATS:
+		n += grown(e + n, &nv12, sizeof(nv12));
+		n += grown(e + n, &f, sizeof(f));
+		*list = (struct drm_fdif_query_list){ 2, sizeof(f) + k.extra };
+		break;
+	case DRM_FDIF_QUERY_MIN_SIZES:
+		for (i = 0; i < 4; i++)
+			n += grown(e + n, &sizes[i], sizeof(sizes[i]));
+		*list = (struct drm_fdif_query_list){ 4, sizeof(sizes[0]) + k.extra };
+		break;
+	case DRM_FDIF_QUERY_CLASSES:
+		n += grown(e + n, &c, sizeof(c));
+		*list = (struct drm_fdif_query_list){ 1, sizeof(c) + k.extra };
+		break;
+	default:
+		return -EINVAL;
+	}
+	return answer(q, buf, sizeof(*list) + n);
+}
+
+/* What the kernel checks of a job, as far as the library's jobs go. */
+static int check_job(const struct drm_fdif_job *j)
+{
+	const struct drm_fdif_plane *p = &j->picture.planes[0];
+	uint32_t ms = j->min_width;
+
+	if (j->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT || j->picture.fourcc != DRM_FORMAT_R8 ||
+	    j->picture.width != 320 || j->picture.height != 240 || p->stride != 320 ||
+	    p->offset % 32 || j->classes != 1 || !j->directions ||
+	    j->directions & (j->directions - 1) || j->directions > 4 ||
+	    !(ms == 20 || ms == 25 || ms == 32 || ms == 40) || j->min_height != ms ||
+	    j->threshold > 9 || j->result_size < RESULT_SIZE(32 + k.extra, 40 + k.extra) ||
+	    j->result_offset % 8 || j->work_offset % 32 || j->out_sync_count > 64)
+		return -EINVAL;
+	if (!bo_ok(p->handle) || !bo_ok(j->work_handle) || !bo_ok(j->result_handle))
+		return -ENOENT;
+	if (p->offset + 320 * 240 > k.bo[p->handle - 1].size ||
+	    k.bo[j->work_handle - 1].size < 53248 ||
+	    k.bo[j->result_handle - 1].imported)
+		return -EINVAL;
+	return 0;
+}
+
+/* The job's result, as the kernel writes it before the fence signals. */
+static void write_result(const struct drm_fdif_job *j, uint64_t seqno)
+{
+	uint32_t hs = 32 + k.extra, os = 40 + k.extra, i;
+	char buf[RESULT_SIZE(32 + 64, 40 + 64)];
+	struct drm_fdif_result_header h = {
+		.version = DRM_FDIF_RESULT_VERSION, .header_size = hs, .object_size = os,
+		.capacity = 35, .count = k.status ? 0 : k.nfaces, .status = k.status,
+		.seqno = seqno,
+	};
+
+	memset(buf, 0x77, sizeof(buf));	/* stale bytes */
+	grown(buf, &h, sizeof(h));
+	for (i = 0; i < h.count; i++) {
+		const struct fake_face *f = &k.faces[i];
+		struct drm_fdif_object o = {
+			.fields = f->fields, .object_class = DRM_FDIF_CLASS_FACE,
+			.x = f->cx - (int)(f->size / 2), .y = f->cy - (int)(f->size / 2),
+			.width = f->size, .height = f->size, .angle = f->angle,
+			.direction = f->direction, .confidence = f->confidence,
+			.raw_confidence = f->raw,
+		};
+
+		grown(buf + hs + i * os, &o, sizeof(o));
+	}
+	g_assert_cmpint(pwrite(k.fd, buf, hs + h.count * os,
+			       (off_t)(k.bo[j->result_handle - 1].off + j->result_offset)), >, 0);
+}
+
+static int fake_submit(struct drm_fdif_submit *s)
+{
+	struct drm_fdif_job *jobs = (void *)(uintptr_t)s->jobs;
+	unsigned int i;
+	int ret;
+
+	if (s->flags || s->pad || !s->job_count || s->job_count > 16 ||
+	    s->job_size != sizeof(struct drm_fdif_job))
+		return -EINVAL;
+	for (i = 0; i < s->job_count; i++) {
+		ret = check_job(&jobs[i]);
+		if (ret)
+			return ret;
+	}
+	k.submits++;
+	k.job_count = s->job_count;
+	for (i = 0; i < s->job_count; i++) {
+		jobs[i].seqno = ++k.seqno;
+		jobs[i].fence_fd = jobs[i].flags & DRM_FDIF_JOB_FENCE_FD_OUT ?
+				   open("/dev/null", O_RDONLY | O_CLOEXEC) : 0;
+		k.jobs[i] = jobs[i];
+		if (!k.busy)
+			write_result(&jobs[i], jobs[i].seqno);
+	}
+	return 0;
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+	switch (req) {
+	case DRM_IOCTL_FDIF_QUERY:
+		return fake_query(arg);
+	case DRM_IOCTL_FDIF_BO_CREATE: {
+		struct drm_fdif_bo_create *c = arg;
+
+		if (!c->size || c->flags || c->pad || c->pad2)
+			return -EINVAL;
+		c->handle = bo_add(c->size, 0);
+		return 0;
+	}
+	case DRM_IOCTL_FDIF_BO_MMAP_OFFSET: {
+		struct drm_fdif_bo_mmap_offset *m = arg;
+
+		if (!bo_ok(m->handle))
+			return -ENOENT;
+		if (k.bo[m->handle - 1].imported)
+			return -EINVAL;		/* mapped through its dma-buf */
+		m->offset = k.bo[m->handle - 1].off;
+		return 0;
+	}
+	case DRM_IOCTL_GEM_CLOSE: {
+		struct drm_gem_close *c = arg;
+
+		if (!bo_ok(c->handle))
+			return -EINVAL;
+		k.bo[c->handle - 1].live = 0;
+		return 0;
+	}
+	case DRM_IOCTL_FDIF_SUBMIT:
+		return fake_submit(arg);
+	case DRM_IOCTL_SYNCOBJ_CREATE:
+		((struct drm_syncobj_create *)arg)->handle = ++k.syncobjs;
+		return 0;
+	case DRM_IOCTL_SYNCOBJ_DESTROY:
+		return 0;
+	case DRM_IOCTL_SYNCOBJ_WAIT: {
+		struct drm_syncobj_wait *w = arg;
+
+		k.wait_deadline = w->timeout_nsec;
+		return k.busy ? -ETIME : 0;
+	}
+	default:
+		return -ENOTTY;
+	}
+}
+
+int drmIoctl(int fd, unsigned long request, void *arg)
+{
+	int ret = fake_ioctl(request, arg);
+
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
+/* the tests */
+
+static void fake_reset(void)
+{
+	if (k.fd > 0)
+		close(k.fd);
+	memset(&k, 0, sizeof(k));
+	k.fd = open(dev_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	g_assert_cmpint(k.fd, >=, 0);
+	k.faces[0] = (struct fake_face){ 101, 80, 25, 10, 0, 900, 1, 0x1f };
+	k.faces[1] = (struct fake_face){ 250, 60, 40, 350, 0, 300, 6,
+					 DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE };
+	k.nfaces = 2;
+}
+
+static struct fdif_device *open_fake(void)
+{
+	struct fdif_device *dev;
+
+	g_assert_cmpint(fdif_open_path(dev_path, &dev), ==, 0);
+	return dev;
+}
+
+static void check_caps(uint32_t extra)
+{
+	struct fdif_device *dev;
+	struct fdif_caps c;
+
+	fake_reset();
+	k.extra = extra;
+	dev = open_fake();
+	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
+	g_assert_cmpuint(c.generation, ==, 1);
+	g_assert_cmpuint(c.revision, ==, 0x42);
+	g_assert_cmpuint(c.max_width, ==, 320);
+	g_assert_cmpuint(c.max_height, ==, 240);
+	g_assert_cmpuint(c.frame_width, ==, 320);
+	g_assert_cmpuint(c.frame_height, ==, 240);
+	g_assert_cmpuint(c.frame_stride, ==, 320);
+	g_assert_cmpuint(c.formats, ==, 1);
+	g_assert_cmpuint(c.num_formats, ==, 2);
+	g_assert_cmpuint(c.fourccs[0], ==, DRM_FORMAT_NV12);
+	g_assert_cmpuint(c.fourccs[1], ==, DRM_FORMAT_R8);
+	g_assert_cmpuint(c.object_classes, ==, 1);
+	g_assert_cmpuint(c.directions, ==, 7);
+	g_assert_cmpuint(c.max_objects, ==, 35);
+	g_assert_cmpuint(c.result_size, ==, RESULT_SIZE(32 + extra, 40 + extra));
+	g_assert_cmpuint(c.object_fields, ==, 0x1f);
+	g_assert_cmpuint(c.work_size, ==, 53248);
+	g_assert_cmpuint(c.work_align, ==, 32);
+	g_assert_cmpuint(c.offset_align, ==, 32);
+	g_assert_cmpuint(c.align, ==, 32);
+	g_assert_cmpuint(c.max_lhit, ==, 9);
+	g_assert_cmpuint(c.default_lhit, ==, 5);
+	g_assert_cmpuint(c.num_min_sizes, ==, 4);
+	g_assert_cmpuint(c.min_sizes[0], ==, 20);
+	g_assert_cmpuint(c.min_heights[0], ==, 20);
+	g_assert_cmpuint(c.min_sizes[3], ==, 40);
+	g_assert_cmpuint(c.min_heights[3], ==, 40);
+	g_assert_cmpuint(c.roi_min_width, ==, 20);
+	g_assert_cmpuint(c.roi_min_height, ==, 20);
+	g_assert_cmpuint(c.roi_max_x, ==, 160);
+	g_assert_cmpuint(c.roi_max_y, ==, 120);
+	g_assert_cmpuint(c.max_jobs, ==, 16);
+	fdif_close(dev);
+}
+
+static void test_caps(void)
+{
+	check_caps(0);
+}
+
+static void test_caps_grown(void)
+{
+	check_caps(24);
+}
+
+static void test_old_uapi(void)
+{
+	struct fdif_device *dev;
+
+	fake_reset();
+	k.old_uapi = 1;
+	g_assert_cmpint(fdif_open_path(dev_path, &dev), ==, -EPROTO);
+	g_assert_null(dev);
+}
+
+static struct fdif_bo *frame_bo(struct fdif_device *dev)
+{
+	struct fdif_bo *bo;
+
+	g_assert_cmpint(fdif_bo_create(dev, 320 * 240, &bo), ==, 0);
+	return bo;
+}
+
+static void check_results(uint32_t extra)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job;
+	struct fdif_bo *frame;
+	const struct drm_fdif_job *j = &k.jobs[0];
+
+	fake_reset();
+	k.extra = extra;
+	dev = open_fake();
+	frame = frame_bo(dev);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	/* the job as the library built it from the answers */
+	g_assert_cmpuint(k.job_count, ==, 1);
+	g_assert_cmpuint(j->picture.planes[0].handle, ==, fdif_bo_handle(frame));
+	g_assert_cmpuint(j->min_width, ==, 20);
+	g_assert_cmpuint(j->min_height, ==, 20);
+	g_assert_cmpuint(j->threshold, ==, 5);
+	g_assert_cmpuint(j->directions, ==, 1u << DRM_FDIF_DIR_UP);
+	g_assert_cmpuint(j->flags, ==, DRM_FDIF_JOB_FENCE_FD_OUT);
+	g_assert_cmpuint(j->out_sync_count, ==, 1);
+	g_assert_cmpint(fdif_job_fence_fd(job), >, 2);
+
+	g_assert_cmpint(fdif_job_wait(job, 1000000000), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	/* center = box edge + width / 2: the hardware's center, odd sizes too */
+	g_assert_cmpfloat(f[0].x, ==, 101);
+	g_assert_cmpfloat(f[0].y, ==, 80);
+	g_assert_cmpfloat(f[0].size, ==, 25);
+	g_assert_cmpfloat(f[0].width, ==, 25);
+	g_assert_cmpfloat(f[0].height, ==, 25);
+	g_assert_cmpuint(f[0].angle, ==, 10);
+	g_assert_cmpuint(f[0].confidence, ==, 900);
+	g_assert_cmpuint(f[0].raw_confidence, ==, 1);
+	g_assert_cmpuint(f[0].object_class, ==, FDIF_CLASS_FACE);
+	g_assert_cmpuint(f[0].direction, ==, FDIF_DIR_UP);
+	/* only a box and an angle: the rest stays 0, the direction the scan's */
+	g_assert_cmpfloat(f[1].x, ==, 250);
+	g_assert_cmpfloat(f[1].size, ==, 40);
+	g_assert_cmpuint(f[1].angle, ==, 350);
+	g_assert_cmpuint(f[1].confidence, ==, 0);
+	g_assert_cmpuint(f[1].raw_confidence, ==, 0);
+	/* fewer than found */
+	g_assert_cmpint(fdif_job_result(job, f, 1), ==, 1);
+	fdif_job_free(job);
+
+	/* a pooled result BO holds the previous job's result: not this one's */
+	k.busy = 1;
+	p.direction = FDIF_DIR_LEFT;
+	p.min_size = 32;
+	p.lhit = 0;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpuint(j->min_width, ==, 32);
+	g_assert_cmpuint(j->threshold, ==, 0);
+	g_assert_cmpuint(j->directions, ==, 1u << DRM_FDIF_DIR_LEFT);
+	g_assert_cmpint(fdif_job_wait(job, 0), ==, -ETIME);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	k.busy = 0;
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EPROTO);
+	fdif_job_free(job);
+
+	/* the job's own error */
+	k.status = -EIO;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EIO);
+	fdif_job_free(job);
+
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
+static void test_results(void)
+{
+	check_results(0);
+}
+
+static void test_results_grown(void)
+{
+	check_results(16);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void test_wait_deadline(void)
+{
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job;
+	struct fdif_bo *frame;
+	int64_t t0, t1;
+
+	fake_reset();
+	dev = open_fake();
+	frame = frame_bo(dev);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	t0 = now_ns();
+	g_assert_cmpint(fdif_job_wait(job, 5000000000LL), ==, 0);
+	t1 = now_ns();
+	g_assert_cmpint(k.wait_deadline, >=, t0 + 5000000000LL);
+	g_assert_cmpint(k.wait_deadline, <=, t1 + 5000000000LL);
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(k.wait_deadline, ==, INT64_MAX);
+	g_assert_cmpint(fdif_job_wait(job, INT64_MAX), ==, 0);
+	g_assert_cmpint(k.wait_deadline, ==, INT64_MAX);
+	fdif_job_free(job);
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
+static void test_bad_params(void)
+{
+	struct fdif_params p[17];
+	struct fdif_job *jobs[17];
+	struct fdif_device *dev;
+	struct fdif_bo *frame, *small;
+	unsigned int i;
+
+	fake_reset();
+	dev = open_fake();
+	frame = frame_bo(dev);
+	for (i = 0; i < 17; i++)
+		fdif_params_init(&p[i]);
+	p[0].direction = FDIF_DIR_ALL;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	g_assert_null(jobs[0]);
+	p[0].direction = FDIF_DIR_UP;
+	p[0].min_size = 24;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	p[0].min_size = 0;
+	p[0].lhit = 10;		/* the kernel's to refuse */
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	p[0].lhit = FDIF_LHIT_DEFAULT;
+	g_assert_cmpint(fdif_submit(dev, frame, 16, &p[0], &jobs[0]), ==, -EINVAL);
+	g_assert_cmpint(fdif_bo_create(dev, 4096, &small), ==, 0);
+	g_assert_cmpint(fdif_submit(dev, small, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	/* a batch is at most max_jobs, and all or nothing */
+	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 17, jobs), ==, -EINVAL);
+	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 0, jobs), ==, -EINVAL);
+	p[5].min_size = 33;
+	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 16, jobs), ==, -EINVAL);
+	for (i = 0; i < 16; i++)
+		g_assert_null(jobs[i]);
+	g_assert_cmpuint(k.submits, ==, 0);
+	p[5].min_size = 40;
+	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 16, jobs), ==, 0);
+	g_assert_cmpuint(k.submits, ==, 1);
+	g_assert_cmpuint(k.job_count, ==, 16);
+	g_assert_cmpuint(k.jobs[5].min_width, ==, 40);
+	for (i = 0; i < 16; i++) {
+		g_assert_cmpint(fdif_job_wait(jobs[i], -1), ==, 0);
+		g_assert_cmpint(fdif_job_result(jobs[i], NULL, 0), ==, 0);
+		fdif_job_free(jobs[i]);
+	}
+	fdif_bo_free(small);
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
+/* A full scan: one batch of three jobs, merged, mapped to the picture. */
+static void test_detect_image(void)
+{
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_device *dev;
+	struct fdif_image img = { 640, 480, 1, 640, NULL };
+	struct fdif_params p;
+	unsigned int n;
+
+	fake_reset();
+	dev = open_fake();
+	img.pixels = g_malloc0(640 * 480);
+	fdif_params_init(&p);
+	p.direction = FDIF_DIR_ALL;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n), ==, 0);
+	g_assert_cmpuint(k.submits, ==, 1);
+	g_assert_cmpuint(k.job_count, ==, 3);
+	g_assert_cmpuint(k.jobs[2].directions, ==, 1u << DRM_FDIF_DIR_LEFT);
+	/* each job found the same two: merged into two, in picture pixels */
+	g_assert_cmpuint(n, ==, 2);
+	g_assert_cmpfloat(f[0].x, ==, 202);
+	g_assert_cmpfloat(f[0].y, ==, 160);
+	g_assert_cmpfloat(f[0].size, ==, 50);
+	g_assert_cmpfloat(f[0].width, ==, 50);
+
+	/* the ROI, in picture pixels, clamped to the device's limits */
+	p.direction = FDIF_DIR_UP;
+	p.roi_x = 600;
+	p.roi_y = 0;
+	p.roi_width = 40;
+	p.roi_height = 480;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n), ==, 0);
+	g_assert_cmpuint(k.jobs[0].roi.x, ==, 160);
+	g_assert_cmpuint(k.jobs[0].roi.width, ==, 160);
+	g_assert_cmpuint(k.jobs[0].roi.height, ==, 240);
+	g_free(img.pixels);
+	fdif_close(dev);
+}
+
+/* An imported BO is mapped through its dma-buf (here: a plain file). */
+static void test_import_map(void)
+{
+	g_autofree char *path = g_build_filename(tmpdir, "dmabuf", NULL);
+	struct fdif_device *dev;
+	struct fdif_bo *bo;
+	uint8_t *map, byte = 0;
+	int fd;
+
+	fake_reset();
+	dev = open_fake();
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, 320 * 240), ==, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd, &bo), ==, 0);
+	close(fd);		/* the caller's; the BO has its own */
+	g_assert_cmpuint(fdif_bo_size(bo), ==, 320 * 240);
+	g_assert_cmpint(fdif_bo_map(bo, (void **)&map), ==, 0);
+	map[1000] = 0xab;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	g_assert_cmpint(pread(fd, &byte, 1, 1000), ==, 1);
+	g_assert_cmpuint(byte, ==, 0xab);
+	close(fd);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	g_test_init(&argc, &argv, NULL);
+	tmpdir = g_dir_make_tmp("libfdif-mock-XXXXXX", NULL);
+	dev_path = g_build_filename(tmpdir, "accel0", NULL);
+	g_test_add_func("/libfdif/device/caps", test_caps);
+	g_test_add_func("/libfdif/device/caps-grown", test_caps_grown);
+	g_test_add_func("/libfdif/device/old-uapi", test_old_uapi);
+	g_test_add_func("/libfdif/device/results", test_results);
+	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
+	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);
+	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
+	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
+	g_test_add_func("/libfdif/device/import-map", test_import_map);
+	ret = g_test_run();
+	if (k.fd > 0)
+		close(k.fd);
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmpdir);
+
+		(void)!system(cmd);
+	}
+	g_free(dev_path);
+	g_free(tmpdir);
+	return ret;
+}
