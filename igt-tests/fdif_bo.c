@@ -3,8 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <linux/udmabuf.h>
 
 #include "kselftest_harness.h"
 #include "fdif_test.h"
@@ -108,7 +111,11 @@ TEST_F(dev, mmap_roundtrip)
 	fdif_bo_free(self->fd, &bo);
 }
 
-TEST_F(dev, mmap_prime_imported)
+/*
+ * A BO imported into another file of the same device is the same GEM
+ * object, not a foreign import: it maps through that file.
+ */
+TEST_F(dev, mmap_prime_same_device)
 {
 	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
 	struct drm_prime_handle imp = { 0 };
@@ -165,6 +172,7 @@ TEST_F(dev, prime_self_import_and_size)
 	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
 	struct drm_prime_handle imp = { 0 };
 	struct fdif_bo bo;
+	uint64_t off;
 
 	ASSERT_EQ(0, fdif_bo_new(self->fd, 3 * 4096, &bo));
 	exp.handle = bo.handle;
@@ -174,17 +182,89 @@ TEST_F(dev, prime_self_import_and_size)
 	EXPECT_EQ(bo.handle, imp.handle);
 	EXPECT_EQ(3 * 4096, lseek(exp.fd, 0, SEEK_END));
 	EXPECT_EQ(0, lseek(exp.fd, 0, SEEK_SET));
+	/* still our own BO: it maps */
+	EXPECT_EQ(0, fdif_bo_mmap_offset(self->fd, imp.handle, &off));
 	close(exp.fd);
 	fdif_bo_free(self->fd, &bo);
 }
 
+/* A one-page dma-buf from udmabuf (a memfd's page), or a negative errno. */
+static int foreign_dmabuf(void)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = 4096 };
+	int dev, memfd, buf;
+
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		return -errno;
+	memfd = memfd_create("fdif-foreign", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	if (memfd < 0 || ftruncate(memfd, 4096) ||
+	    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK)) {
+		buf = -errno;
+		goto out;
+	}
+	c.memfd = memfd;
+	buf = ioctl(dev, UDMABUF_CREATE, &c);
+	if (buf < 0)
+		buf = -errno;
+out:
+	if (memfd >= 0)
+		close(memfd);
+	close(dev);
+	return buf;
+}
+
+/*
+ * Another exporter's dma-buf: the import is not this driver's BO. It is
+ * mapped through its own fd, not the device (BO_MMAP_OFFSET: -EINVAL), and
+ * the kernel does not write results into it (SUBMIT: -EINVAL); waiting on
+ * it works. (Needs CONFIG_UDMABUF in the guest kernel.)
+ */
+TEST_F(dev, prime_foreign_import)
+{
+	struct drm_prime_handle imp = { 0 };
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	uint64_t off;
+	int buf = foreign_dmabuf();
+
+	if (buf == -ENOENT)
+		SKIP(return, "no /dev/udmabuf (CONFIG_UDMABUF) to export a foreign dma-buf");
+	ASSERT_GE(buf, 0);
+	imp.fd = buf;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	ASSERT_NE(0, imp.handle);
+	EXPECT_EQ(-EINVAL, fdif_bo_mmap_offset(self->fd, imp.handle, &off));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, imp.handle, 0));
+
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
+	ASSERT_LE(j.caps.layout.size, 4096);
+	fdif_job_init(&job, &j);
+	job.result_handle = imp.handle;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	/* nothing was queued */
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.pic.handle, 0));
+	fdif_job_bos_free(self->fd, &j);
+	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+	close(buf);
+}
+
+/* BO_WAIT's deadline is absolute; an idle BO is idle at any deadline. */
 TEST_F(dev, bo_wait_idle)
 {
+	int64_t now = fdif_now_ns();
 	uint32_t h;
 
 	ASSERT_EQ(0, fdif_bo_create(self->fd, 4096, &h));
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, 0));
-	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, 1000000));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, 1));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, -1));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, INT64_MIN));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, now));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, now + 1000000));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, h, INT64_MAX));
+	/* none of them waited */
+	EXPECT_LT(fdif_now_ns() - now, 1000000000ll);
 }
 
 TEST_F(dev, bo_wait_bad_handle)
@@ -192,32 +272,50 @@ TEST_F(dev, bo_wait_bad_handle)
 	struct drm_fdif_bo_wait w = { .handle = 4242 };
 
 	EXPECT_EQ(-ENOENT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
+	w.handle = 0;
+	EXPECT_EQ(-ENOENT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
 	ASSERT_EQ(0, fdif_bo_create(self->fd, 4096, &w.handle));
 	w.flags = 1;
 	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
-	w.flags = 0;
-	w.timeout_ns = -1;
+	w.flags = 0x80000000u;
 	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, &w));
+	EXPECT_EQ(-EFAULT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_WAIT, (void *)8));
+}
+
+/* Submit a full-frame job on the astronaut (at least the device's frame time). */
+static int submit_astronaut(int fd, struct fdif_job_bos *j, struct drm_fdif_job *job)
+{
+	int ret = fdif_job_bos_new(fd, j);
+
+	if (ret)
+		return ret;
+	ret = fdif_load_picture("astronaut", j->pic.map);
+	if (ret)
+		return ret;
+	memset(j->result.map, 0xa5, j->caps.layout.size);
+	fdif_job_init(job, j);
+	return fdif_submit_one(fd, job);
 }
 
 TEST_F(dev, bo_wait_busy)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 
-	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	fdif_submit_init(&s, &j);
-	ASSERT_EQ(0, fdif_submit(self->fd, &s));
-	/* a job takes at least the device's frame time (15 ms) */
-	EXPECT_EQ(-EBUSY, fdif_bo_wait(self->fd, j.result.handle, 0));
-	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 10000000000ll));
+	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
+	/* deadline 0, long past, polls: a job takes at least the frame time */
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, 0));
+	/* and a picture BO is busy while a job reads it */
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.pic.handle, 0));
+	EXPECT_EQ(0, fdif_bo_wait_for(self->fd, j.result.handle, 20000000000ll));
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.pic.handle, 0));
+	EXPECT_EQ(job.seqno, fdif_result(&j.result)->seqno);
 	fdif_job_bos_free(self->fd, &j);
 }
 
 /*
- * The longest timeout there is on a busy BO (issue 11, 4): it returns when
+ * The longest deadline there is on a busy BO (issue 11, 4): it returns when
  * the job ends, like any other, and the conversion to jiffies must not
  * wrap (it did on 32-bit ARM, where it tripped dma_fence_wait_timeout()'s
  * WARN on a negative timeout).
@@ -225,20 +323,102 @@ TEST_F(dev, bo_wait_busy)
 TEST_F(dev, bo_wait_busy_huge_timeout)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 	int64_t t0;
 
-	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	fdif_submit_init(&s, &j);
-	ASSERT_EQ(0, fdif_submit(self->fd, &s));
-	/* a short wait times out: a job takes at least the frame time, 15 ms */
-	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, 1000000));
+	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
+	/* a deadline 1 ms away passes first: a job takes at least 15 ms */
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait_for(self->fd, j.result.handle, 1000000));
 	t0 = fdif_now_ns();
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, INT64_MAX));
 	EXPECT_LT(fdif_now_ns() - t0, 30000000000ll);
-	EXPECT_EQ(0, ((struct drm_fdif_result *)j.result.map)->status);
+	EXPECT_EQ(0, fdif_result(&j.result)->status);
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 0));
+	fdif_job_bos_free(self->fd, &j);
+}
+
+/*
+ * A deadline in the recent past polls: read as a relative timeout it would
+ * be the whole uptime, and the wait would end with the job instead.
+ */
+TEST_F(dev, bo_wait_past_deadline)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	int64_t now;
+
+	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
+	now = fdif_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, now - 1000000));
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, now - 1000000000ll));
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, now));
+	TH_LOG("three past deadlines answered in %lld us",
+	       (long long)(fdif_now_ns() - now) / 1000);
+	EXPECT_EQ(0, fdif_bo_wait_for(self->fd, j.result.handle, 20000000000ll));
+	EXPECT_EQ(0, fdif_result(&j.result)->status);
+	fdif_job_bos_free(self->fd, &j);
+}
+
+/* A deadline 2 s away: the job (a frame time, 15 ms) ends before it. */
+TEST_F(dev, bo_wait_absolute_deadline)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	int64_t deadline;
+
+	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
+	deadline = fdif_now_ns() + 2000000000ll;
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, deadline));
+	EXPECT_EQ(0, fdif_result(&j.result)->status);
+	EXPECT_EQ(job.seqno, fdif_result(&j.result)->seqno);
+	EXPECT_EQ(1, fdif_result(&j.result)->count);
+	fdif_job_bos_free(self->fd, &j);
+}
+
+/* The emulated device, slowed down; its frame time put back afterwards. */
+FIXTURE(slow) {
+	int fd;
+};
+
+FIXTURE_SETUP(slow)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+	if (self->fd < 0)
+		return;
+	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
+	close(self->fd);
+}
+
+/*
+ * A job of a second (well below the driver's timeout) and a deadline 50 ms
+ * away: the wait gives up at the deadline with -ETIMEDOUT, and the job
+ * still finishes.
+ */
+TEST_F(slow, bo_wait_deadline_slowed_device)
+{
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	int64_t t0, waited;
+
+	ASSERT_EQ(0, fdif_emu_frame_time(1000000));
+	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
+	t0 = fdif_now_ns();
+	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, t0 + 50000000));
+	waited = fdif_now_ns() - t0;
+	TH_LOG("a deadline 50 ms away gave up after %lld ms", (long long)waited / 1000000);
+	EXPECT_EQ(0, fdif_bo_wait_for(self->fd, j.result.handle, 30000000000ll));
+	EXPECT_EQ(0, fdif_result(&j.result)->status);
+	EXPECT_EQ(1, fdif_result(&j.result)->count);
+	EXPECT_EQ(job.seqno, fdif_result(&j.result)->seqno);
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
 	fdif_job_bos_free(self->fd, &j);
 }
 

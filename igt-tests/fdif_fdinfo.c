@@ -57,17 +57,17 @@ TEST_F(dev, fdinfo_keys)
 TEST_F(dev, fdinfo_busy_time)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 	long long busy, mem;
 	int i;
 
 	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j));
 	mem = fdinfo_value(self->fd, "drm-total-memory", NULL, 0);
 	EXPECT_GE(mem, 0);
-	fdif_submit_init(&s, &j);
+	fdif_job_init(&job, &j);
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, fdif_submit(self->fd, &s));
-		ASSERT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 20000000000ll));
+		ASSERT_EQ(0, fdif_submit_one(self->fd, &job));
+		ASSERT_EQ(0, fdif_bo_wait_for(self->fd, j.result.handle, 20000000000ll));
 	}
 	busy = fdinfo_value(self->fd, "drm-engine-fdif", NULL, 0);
 	/* three jobs of at least the 15 ms frame time each */
@@ -92,7 +92,7 @@ static int runtime_status(char *buf, size_t len)
 TEST_F(dev, runtime_suspend_then_submit)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 	char status[32];
 	int i;
 
@@ -106,11 +106,12 @@ TEST_F(dev, runtime_suspend_then_submit)
 		usleep(20000);
 	}
 	EXPECT_STREQ("suspended", status);
-	fdif_submit_init(&s, &j);
-	ASSERT_EQ(0, fdif_submit(self->fd, &s));
-	ASSERT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, 20000000000ll));
-	EXPECT_EQ(0, ((struct drm_fdif_result *)j.result.map)->status);
-	EXPECT_EQ(1, ((struct drm_fdif_result *)j.result.map)->count);
+	fdif_job_init(&job, &j);
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &job));
+	ASSERT_EQ(0, fdif_bo_wait_for(self->fd, j.result.handle, 20000000000ll));
+	EXPECT_EQ(job.seqno, fdif_result(&j.result)->seqno);
+	EXPECT_EQ(0, fdif_result(&j.result)->status);
+	EXPECT_EQ(1, fdif_result(&j.result)->count);
 	fdif_job_bos_free(self->fd, &j);
 }
 

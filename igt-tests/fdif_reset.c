@@ -19,7 +19,7 @@
 FIXTURE(fault) {
 	int fd;
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 };
 
 FIXTURE_SETUP(fault)
@@ -31,8 +31,8 @@ FIXTURE_SETUP(fault)
 		SKIP(return, "no emulated FDIF with test registers");
 	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
-	fdif_submit_init(&self->s, &self->j);
-	self->s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+	fdif_job_init(&self->job, &self->j);
+	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 }
 
 FIXTURE_TEARDOWN(fault)
@@ -45,17 +45,17 @@ FIXTURE_TEARDOWN(fault)
 }
 
 /* Submit the fixture's job and return its fence status (1 or -errno). */
-static int run_job(int fd, struct drm_fdif_submit *s)
+static int run_job(int fd, struct drm_fdif_job *job)
 {
 	struct sync_fence_info info = { 0 };
 	struct sync_file_info file = { .num_fences = 1,
 				       .sync_fence_info = (uintptr_t)&info };
 	struct pollfd p = { .events = POLLIN };
-	int ret = fdif_submit(fd, s);
+	int ret = fdif_submit_one(fd, job);
 
 	if (ret)
 		return ret;
-	p.fd = s->fence_fd;
+	p.fd = job->fence_fd;
 	if (poll(&p, 1, WAIT_NS / 1000000) != 1)
 		ret = -ETIME;
 	else if (ioctl(p.fd, SYNC_IOC_FILE_INFO, &file))
@@ -67,73 +67,84 @@ static int run_job(int fd, struct drm_fdif_submit *s)
 }
 
 static void check_good_job(struct __test_metadata *_metadata, int fd,
-			   struct fdif_job_bos *j, struct drm_fdif_submit *s)
+			   struct fdif_job_bos *j, struct drm_fdif_job *job)
 {
-	struct drm_fdif_result *r = j->result.map;
+	struct drm_fdif_result_header *r = fdif_result(&j->result);
 
-	ASSERT_EQ(1, run_job(fd, s));
+	ASSERT_EQ(1, run_job(fd, job));
+	EXPECT_EQ(job->seqno, r->seqno);
 	EXPECT_EQ(0, r->status);
 	EXPECT_EQ(1, r->count);
 }
 
+/* A failed job's result: its status, no objects, a well-formed header. */
+static void check_failed(struct __test_metadata *_metadata, struct fdif_job_bos *j,
+			 struct drm_fdif_job *job, int status)
+{
+	struct drm_fdif_result_header *r = fdif_result(&j->result);
+
+	EXPECT_EQ(status, r->status);
+	EXPECT_EQ(0, r->count);
+	EXPECT_EQ(job->seqno, r->seqno);
+	EXPECT_EQ(DRM_FDIF_RESULT_VERSION, r->version);
+	EXPECT_EQ(j->caps.layout.header_size, r->header_size);
+	EXPECT_EQ(j->caps.layout.capacity, r->capacity);
+}
+
 TEST_F(fault, hang)
 {
-	struct drm_fdif_result *r = self->j.result.map;
-
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
-	EXPECT_EQ(-ETIMEDOUT, run_job(self->fd, &self->s));
-	EXPECT_EQ(-ETIMEDOUT, r->status);
-	EXPECT_EQ(0, r->count);
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	EXPECT_EQ(-ETIMEDOUT, run_job(self->fd, &self->job));
+	check_failed(_metadata, &self->j, &self->job, -ETIMEDOUT);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
 TEST_F(fault, hang_other_clients_unaffected)
 {
 	struct fdif_job_bos j2;
-	struct drm_fdif_submit s2;
+	struct drm_fdif_job job2;
 	int fd2 = fdif_open();
 
 	ASSERT_GE(fd2, 0);
 	ASSERT_EQ(0, fdif_job_bos_new(fd2, &j2));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", j2.pic.map));
-	fdif_submit_init(&s2, &j2);
+	fdif_job_init(&job2, &j2);
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 1));
 	/* the hanging job first, then another client's job behind it */
-	ASSERT_EQ(0, fdif_submit(self->fd, &self->s));
-	ASSERT_EQ(0, fdif_submit(fd2, &s2));
-	ASSERT_EQ(0, fdif_bo_wait(fd2, j2.result.handle, WAIT_NS));
-	EXPECT_EQ(0, ((struct drm_fdif_result *)j2.result.map)->status);
-	EXPECT_EQ(1, ((struct drm_fdif_result *)j2.result.map)->count);
-	ASSERT_EQ(0, fdif_bo_wait(self->fd, self->j.result.handle, WAIT_NS));
-	EXPECT_EQ(-ETIMEDOUT, ((struct drm_fdif_result *)self->j.result.map)->status);
-	close(self->s.fence_fd);
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+	ASSERT_EQ(0, fdif_submit_one(fd2, &job2));
+	ASSERT_EQ(0, fdif_bo_wait_for(fd2, j2.result.handle, WAIT_NS));
+	EXPECT_EQ(0, fdif_result(&j2.result)->status);
+	EXPECT_EQ(1, fdif_result(&j2.result)->count);
+	ASSERT_EQ(0, fdif_bo_wait_for(self->fd, self->j.result.handle, WAIT_NS));
+	check_failed(_metadata, &self->j, &self->job, -ETIMEDOUT);
+	close(self->job.fence_fd);
 	fdif_job_bos_free(fd2, &j2);
 	close(fd2);
 }
 
 TEST_F(fault, error_irq)
 {
-	struct drm_fdif_result *r = self->j.result.map;
-
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_ERR, 1));
-	EXPECT_EQ(-EIO, run_job(self->fd, &self->s));
-	EXPECT_EQ(-EIO, r->status);
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	EXPECT_EQ(-EIO, run_job(self->fd, &self->job));
+	check_failed(_metadata, &self->j, &self->job, -EIO);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
 TEST_F(fault, dma_error)
 {
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_DMA, 1));
-	EXPECT_EQ(-EIO, run_job(self->fd, &self->s));
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	EXPECT_EQ(-EIO, run_job(self->fd, &self->job));
+	check_failed(_metadata, &self->j, &self->job, -EIO);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
 TEST_F(fault, spurious_irq)
 {
 	/* an interrupt with no status: ignored, and the job still finishes */
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_SPURIOUS, 1));
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
 /*
@@ -142,13 +153,14 @@ TEST_F(fault, spurious_irq)
  */
 TEST_F(fault, lost_irq)
 {
-	struct drm_fdif_result *r = self->j.result.map;
+	struct drm_fdif_result_header *r = fdif_result(&self->j.result);
 
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_LOST_IRQ, 1));
-	EXPECT_EQ(1, run_job(self->fd, &self->s));
+	EXPECT_EQ(1, run_job(self->fd, &self->job));
+	EXPECT_EQ(self->job.seqno, r->seqno);
 	EXPECT_EQ(0, r->status);
 	EXPECT_EQ(1, r->count);
-	check_good_job(_metadata, self->fd, &self->j, &self->s);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
 TEST_HARNESS_MAIN

@@ -95,7 +95,7 @@ static int fence_wait(int fd, int64_t ns)
 FIXTURE(stress) {
 	int fd;
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 };
 
 FIXTURE_SETUP(stress)
@@ -105,9 +105,9 @@ FIXTURE_SETUP(stress)
 		SKIP(return, "no fdif device");
 	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
-	fdif_submit_init(&self->s, &self->j);
-	self->s.roi = face_roi;
-	self->s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
+	fdif_job_init(&self->job, &self->j);
+	self->job.roi = face_roi;
+	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 }
 
 FIXTURE_TEARDOWN(stress)
@@ -119,16 +119,16 @@ FIXTURE_TEARDOWN(stress)
 	close(self->fd);
 }
 
-static int run_one(int fd, struct drm_fdif_submit *s, struct fdif_job_bos *j, int *count)
+static int run_one(int fd, struct drm_fdif_job *job, struct fdif_job_bos *j, int *count)
 {
-	int st, ret = fdif_submit(fd, s);
+	int st, ret = fdif_submit_one(fd, job);
 
 	*count = 0;
 	if (ret)
 		return ret;
-	st = fence_wait(s->fence_fd, WAIT_NS);
-	close(s->fence_fd);
-	*count = ((struct drm_fdif_result *)j->result.map)->count;
+	st = fence_wait(job->fence_fd, WAIT_NS);
+	close(job->fence_fd);
+	*count = fdif_result(&j->result)->count;
 	return st;
 }
 
@@ -149,11 +149,11 @@ TEST_F_TIMEOUT(stress, faults_interleaved, 900)
 			   m == FDIF_FAULT_HANG ? -ETIMEDOUT : -EIO;
 
 		ASSERT_EQ(0, fdif_emu_inject(m, 1));
-		st = run_one(self->fd, &self->s, &self->j, &count);
+		st = run_one(self->fd, &self->job, &self->j, &count);
 		ASSERT_EQ(want, st) TH_LOG("fault %d (mode %d)", i, m);
 		by_mode[m]++;
 		/* and the next job is right */
-		st = run_one(self->fd, &self->s, &self->j, &count);
+		st = run_one(self->fd, &self->job, &self->j, &count);
 		ASSERT_EQ(1, st);
 		ASSERT_EQ(1, count);
 		good++;
@@ -181,16 +181,20 @@ TEST_F_TIMEOUT(stress, clients_killed, 600)
 		ASSERT_GE(pid, 0);
 		if (!pid) {
 			struct fdif_job_bos j;
-			struct drm_fdif_submit s;
+			struct drm_fdif_job jobs[4];
 			int fd = fdif_open(), i;
 
 			if (fd < 0 || fdif_job_bos_new(fd, &j))
 				_exit(1);
 			fdif_load_picture("astronaut", j.pic.map);
-			fdif_submit_init(&s, &j);
-			s.roi = face_roi;
-			for (i = 0; i < 6; i++)
-				fdif_submit(fd, &s);
+			for (i = 0; i < 4; i++) {
+				fdif_job_init(&jobs[i], &j);
+				jobs[i].roi = face_roi;
+			}
+			/* two single jobs and a batch of four */
+			fdif_submit_one(fd, &jobs[0]);
+			fdif_submit_one(fd, &jobs[1]);
+			fdif_submit_jobs(fd, jobs, 4);
 			if (write(pipefd[1], "x", 1) != 1)
 				_exit(1);
 			pause();	/* killed with jobs queued and in flight */
@@ -255,16 +259,16 @@ static int wait_node(int present)
 static void good_job(struct __test_metadata *_metadata)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 	int fd = fdif_open(), count;
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	fdif_submit_init(&s, &j);
-	s.roi = face_roi;
-	s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
-	ASSERT_EQ(1, run_one(fd, &s, &j, &count));
+	fdif_job_init(&job, &j);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(1, run_one(fd, &job, &j, &count));
 	ASSERT_EQ(1, count);
 	fdif_job_bos_free(fd, &j);
 	close(fd);
@@ -302,18 +306,20 @@ TEST(unbind_bind_idle)
 TEST(unbind_while_open_with_jobs)
 {
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job jobs[4];
 	int fd = fdif_open(), i, fences[4], st;
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	fdif_submit_init(&s, &j);
-	s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, fdif_submit(fd, &s));
-		fences[i] = s.fence_fd;
+		fdif_job_init(&jobs[i], &j);
+		jobs[i].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 	}
+	/* one batch of four */
+	ASSERT_EQ(0, fdif_submit_jobs(fd, jobs, 4));
+	for (i = 0; i < 4; i++)
+		fences[i] = jobs[i].fence_fd;
 	/* the driver goes away under an open file with jobs queued */
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
 	for (i = 0; i < 4; i++) {
@@ -322,7 +328,7 @@ TEST(unbind_while_open_with_jobs)
 		EXPECT_TRUE(st == 1 || st == -ENODEV) TH_LOG("job %d: %d", i, st);
 		close(fences[i]);
 	}
-	EXPECT_EQ(-ENODEV, fdif_submit(fd, &s));
+	EXPECT_EQ(-ENODEV, fdif_submit_one(fd, &jobs[0]));
 	fdif_job_bos_free(fd, &j);
 	close(fd);
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
@@ -391,13 +397,13 @@ FIXTURE_TEARDOWN(short_timeout)
 
 /* A job's outcome: its fence status and its result BO agree. */
 static int check_outcome(struct __test_metadata *_metadata, int st,
-			 const struct drm_fdif_result *r, uint64_t seqno, int *ok)
+			 const struct drm_fdif_result_header *r, uint64_t seqno, int *ok)
 {
 	EXPECT_EQ(seqno, r->seqno);
 	if (st == 1) {
 		EXPECT_EQ(0, r->status);
 		EXPECT_EQ(1, r->count);
-		EXPECT_TRUE(r->count >= 1 && fdif_object_on(&r->objects[0], &face_truth));
+		EXPECT_TRUE(r->count >= 1 && fdif_object_on(fdif_result_object(r, 0), &face_truth));
 		++*ok;
 		return 1;
 	}
@@ -415,20 +421,21 @@ static int check_outcome(struct __test_metadata *_metadata, int st,
 TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 {
 	enum { TIMEOUT_MS = 40, ROUNDS = 300 };
-	struct fdif_bo pic, work, res[RACE_JOBS];
+	struct fdif_bo res[RACE_JOBS];
+	struct fdif_job_bos jb;
 	int fd, round, i, fences[RACE_JOBS], ok = 0, timedout = 0;
 	uint64_t seqnos[RACE_JOBS];
 	uint32_t area = face_roi.width * face_roi.height;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
 	fd = fdif_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, fdif_bo_new(fd, FDIF_PIC_SIZE, &pic));
-	ASSERT_EQ(0, fdif_bo_new(fd, FDIF_WORK_SIZE, &work));
+	/* one picture and work area, a result BO a job */
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &jb));
 	for (i = 0; i < RACE_JOBS; i++)
-		ASSERT_EQ(0, fdif_bo_new(fd, sizeof(struct drm_fdif_result), &res[i]));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", pic.map));
+		ASSERT_EQ(0, fdif_bo_new(fd, jb.caps.layout.size, &res[i]));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", jb.pic.map));
 	ASSERT_GT(area, 0);
 
 	for (round = 0; round < ROUNDS; round++) {
@@ -438,23 +445,13 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 		ASSERT_EQ(0, fdif_emu_frame_time(job_us * FDIF_PIC_SIZE / area));
 		for (i = 0; i < RACE_JOBS; i++) {
 			memset(res[i].map, 0xa5, res[i].size);
-			memset(&s, 0, sizeof(s));
-			s.picture_handle = pic.handle;
-			s.work_handle = work.handle;
-			s.result_handle = res[i].handle;
-			s.format = DRM_FDIF_FORMAT_GREY8;
-			s.width = FDIF_W;
-			s.height = FDIF_H;
-			s.stride = FDIF_W;
-			s.object_class = DRM_FDIF_CLASS_FACE;
-			s.direction = DRM_FDIF_DIR_UP;
-			s.min_size = 20;
-			s.lhit = DRM_FDIF_LHIT_DEFAULT;
-			s.roi = face_roi;
-			s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
-			ASSERT_EQ(0, fdif_submit(fd, &s));
-			fences[i] = s.fence_fd;
-			seqnos[i] = s.seqno;
+			fdif_job_init(&job, &jb);
+			job.result_handle = res[i].handle;
+			job.roi = face_roi;
+			job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+			ASSERT_EQ(0, fdif_submit_one(fd, &job));
+			fences[i] = job.fence_fd;
+			seqnos[i] = job.seqno;
 		}
 		for (i = 0; i < RACE_JOBS; i++) {
 			int st = fence_wait(fences[i], WAIT_NS);
@@ -475,8 +472,7 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	       stat_value("missed_irqs"), stat_value("timeouts"));
 	for (i = 0; i < RACE_JOBS; i++)
 		fdif_bo_free(fd, &res[i]);
-	fdif_bo_free(fd, &work);
-	fdif_bo_free(fd, &pic);
+	fdif_job_bos_free(fd, &jb);
 	close(fd);
 }
 
@@ -494,20 +490,28 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
 	for (round = 0; round < ROUNDS; round++) {
 		struct fdif_job_bos j;
-		struct drm_fdif_submit s;
+		struct drm_fdif_job jobs[JOBS];
 		int fd = fdif_open(), fences[JOBS], st;
 
 		ASSERT_GE(fd, 0);
 		ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
 		ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-		fdif_submit_init(&s, &j);
-		s.roi = face_roi;
-		s.flags = DRM_FDIF_SUBMIT_FENCE_FD_OUT;
-		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 0));	/* every job */
 		for (i = 0; i < JOBS; i++) {
-			ASSERT_EQ(0, fdif_submit(fd, &s));
-			fences[i] = s.fence_fd;
+			fdif_job_init(&jobs[i], &j);
+			jobs[i].roi = face_roi;
+			jobs[i].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 		}
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 0));	/* every job */
+		/* single jobs on even rounds, one batch on odd ones */
+		if (round % 2) {
+			ASSERT_EQ(0, fdif_submit_jobs(fd, jobs, JOBS));
+		} else {
+			for (i = 0; i < JOBS; i++) {
+				ASSERT_EQ(0, fdif_submit_one(fd, &jobs[i]));
+			}
+		}
+		for (i = 0; i < JOBS; i++)
+			fences[i] = jobs[i].fence_fd;
 		/* around the first job's timeout, 2 ms apart */
 		usleep(TIMEOUT_MS * 1000 / 2 + (round % 20) * 2000);
 		ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
@@ -543,6 +547,7 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 {
 	enum { JOBS = 4 };
 	struct fdif_bo res[JOBS];
+	struct fdif_caps caps;
 	int fd = fdif_open(), bufs[JOBS], pipefd[2], i, status, cancelled = 0;
 	pid_t pid;
 	char c;
@@ -550,10 +555,11 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 	if (!fdif_emu_available())
 		SKIP(return, "no emulated FDIF with test registers");
 	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_caps_get(fd, &caps));
 	for (i = 0; i < JOBS; i++) {
 		struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
 
-		ASSERT_EQ(0, fdif_bo_new(fd, sizeof(struct drm_fdif_result), &res[i]));
+		ASSERT_EQ(0, fdif_bo_new(fd, caps.layout.size, &res[i]));
 		memset(res[i].map, 0xa5, res[i].size);
 		exp.handle = res[i].handle;
 		ASSERT_EQ(0, fdif_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
@@ -565,24 +571,30 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 	ASSERT_GE(pid, 0);
 	if (!pid) {
 		struct fdif_job_bos j;
-		struct drm_fdif_submit s;
+		struct drm_fdif_job jobs[JOBS];
 		int cfd = fdif_open();
 
 		if (cfd < 0 || fdif_job_bos_new(cfd, &j) ||
 		    fdif_load_picture("astronaut", j.pic.map))
 			_exit(1);
-		fdif_submit_init(&s, &j);
-		s.roi = face_roi;
-		/* the first hangs (2 s), the others wait behind it */
+		/*
+		 * The first hangs (2 s), the others wait behind it. The result
+		 * BOs come from the parent's file through PRIME: the same
+		 * device's BOs, so the kernel writes results into them.
+		 */
 		for (i = 0; i < JOBS; i++) {
 			struct drm_prime_handle imp = { .fd = bufs[i] };
 
 			if (fdif_ioctl(cfd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp))
 				_exit(2);
-			s.result_handle = imp.handle;
-			if (fdif_submit(cfd, &s))
-				_exit(3);
+			fdif_job_init(&jobs[i], &j);
+			jobs[i].roi = face_roi;
+			jobs[i].result_handle = imp.handle;
 		}
+		/* one single job, then a batch of the rest */
+		if (fdif_submit_one(cfd, &jobs[0]) ||
+		    fdif_submit_jobs(cfd, jobs + 1, JOBS - 1))
+			_exit(3);
 		if (write(pipefd[1], "x", 1) != 1)
 			_exit(4);
 		pause();
@@ -596,9 +608,9 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFSIGNALED(status));
 	for (i = 0; i < JOBS; i++) {
-		struct drm_fdif_result *r = res[i].map;
+		struct drm_fdif_result_header *r = res[i].map;
 
-		ASSERT_EQ(0, fdif_bo_wait(fd, res[i].handle, WAIT_NS));
+		ASSERT_EQ(0, fdif_bo_wait_for(fd, res[i].handle, WAIT_NS));
 		if (i == 0) {
 			/* on the hardware when the process died: it ran */
 			EXPECT_EQ(-ETIMEDOUT, r->status);
@@ -652,16 +664,19 @@ static uint64_t boundary(void)
 TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
 {
 	static const unsigned long cmds[] = {
-		DRM_IOCTL_FDIF_GET_PARAM, DRM_IOCTL_FDIF_BO_CREATE,
+		DRM_IOCTL_FDIF_QUERY, DRM_IOCTL_FDIF_BO_CREATE,
 		DRM_IOCTL_FDIF_BO_MMAP_OFFSET, DRM_IOCTL_FDIF_BO_WAIT,
 		DRM_IOCTL_FDIF_SUBMIT,
 	};
+	static uint64_t jobs[4 * 256 / 8];	/* random job arrays */
+	static unsigned char answer[512];	/* room for any query answer */
 	long counts[5] = { 0 }, errs[256] = { 0 };
 	int fd = fdif_open(), i, k;
 
 	ASSERT_GE(fd, 0);
 	for (i = 0; i < 100000; i++) {
 		union {
+			struct drm_fdif_query q;
 			struct drm_fdif_submit s;
 			struct drm_fdif_bo_create c;
 			uint64_t w[16];
@@ -671,10 +686,38 @@ TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
 
 		for (k = 0; k < 16; k++)
 			arg.w[k] = rnd() % 3 ? boundary() : 0;
+		if (c == 0) {
+			/* an answer into our buffer, the size only, or a bad pointer */
+			switch (rnd() % 3) {
+			case 0:
+				arg.q.pointer = (uintptr_t)answer;
+				arg.q.size %= sizeof(answer) + 1;
+				break;
+			case 1:
+				arg.q.pointer = 0;
+				break;
+			default:
+				arg.q.pointer = rnd() % 2 ? 8 : arg.q.pointer | (1ull << 63);
+				break;
+			}
+			if (rnd() % 2)
+				arg.q.type %= DRM_FDIF_QUERY_RESULT_LAYOUT + 2;
+		}
 		if (c == 1)	/* keep allocations small */
 			arg.w[0] %= 1 << 20;
-		if (c == 3)	/* never wait long */
+		if (c == 3)	/* never wait long: an absolute deadline long past */
 			arg.w[1] = rnd() % 1000;
+		if (c == 4 && rnd() % 2) {
+			/* a few random jobs, of the known size or around it */
+			for (k = 0; k < (int)(sizeof(jobs) / sizeof(jobs[0])); k++)
+				jobs[k] = rnd() % 3 ? boundary() : 0;
+			arg.s.jobs = (uintptr_t)jobs;
+			arg.s.job_count = rnd() % 5;
+			arg.s.job_size = rnd() % 2 ? FDIF_JOB_SIZE_V1 :
+					 FDIF_JOB_SIZE_V1 - 8 + 8 * (rnd() % 5);
+			if (rnd() % 2)
+				arg.s.flags = arg.s.pad = 0;
+		}
 		ret = fdif_ioctl(fd, cmds[c], &arg);
 		counts[c]++;
 		if (!ret && c == 1) {
@@ -683,15 +726,16 @@ TEST_F_TIMEOUT(plain, fuzz_ioctls, 600)
 			fdif_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl);
 		}
 		ASSERT_TRUE(ret == 0 || ret == -EINVAL || ret == -ENOENT ||
-			    ret == -EFAULT || ret == -ENOMEM || ret == -EBUSY ||
+			    ret == -EFAULT || ret == -ENOMEM || ret == -E2BIG ||
 			    ret == -ETIMEDOUT)
 			TH_LOG("ioctl %u returned %d", c, ret);
 		errs[-ret & 0xff]++;
 	}
-	TH_LOG("100000 ioctls (%ld get_param, %ld bo_create, %ld mmap_offset, %ld bo_wait, "
-	       "%ld submit): ok %ld, EINVAL %ld, ENOENT %ld, EFAULT %ld, ENOMEM %ld, EBUSY %ld",
+	TH_LOG("100000 ioctls (%ld query, %ld bo_create, %ld mmap_offset, %ld bo_wait, "
+	       "%ld submit): ok %ld, EINVAL %ld, ENOENT %ld, EFAULT %ld, ENOMEM %ld, "
+	       "E2BIG %ld, ETIMEDOUT %ld",
 	       counts[0], counts[1], counts[2], counts[3], counts[4], errs[0], errs[EINVAL],
-	       errs[ENOENT], errs[EFAULT], errs[ENOMEM], errs[EBUSY]);
+	       errs[ENOENT], errs[EFAULT], errs[ENOMEM], errs[E2BIG], errs[ETIMEDOUT]);
 	close(fd);
 }
 
@@ -703,7 +747,7 @@ static void *load_thread(void *arg)
 {
 	struct loader *l = arg;
 	struct fdif_job_bos j;
-	struct drm_fdif_submit s;
+	struct drm_fdif_job job;
 	uint64_t last = 0;
 	int fd = fdif_open(), i;
 
@@ -712,17 +756,18 @@ static void *load_thread(void *arg)
 		return NULL;
 	}
 	for (i = 0; i < l->jobs; i++) {
-		struct drm_fdif_result *r = j.result.map;
+		struct drm_fdif_result_header *r = fdif_result(&j.result);
 
-		fdif_submit_init(&s, &j);
-		s.roi = face_roi;
-		if (fdif_submit(fd, &s) || fdif_bo_wait(fd, j.result.handle, WAIT_NS) ||
-		    r->status || r->count != 1 || r->seqno != s.seqno ||
-		    !fdif_object_on(&r->objects[0], &face_truth))
+		fdif_job_init(&job, &j);
+		job.roi = face_roi;
+		if (fdif_submit_one(fd, &job) ||
+		    fdif_bo_wait_for(fd, j.result.handle, WAIT_NS) ||
+		    r->status || r->count != 1 || r->seqno != job.seqno ||
+		    !fdif_object_on(fdif_result_object(r, 0), &face_truth))
 			l->failures++;
-		if (s.seqno <= last)
+		if (job.seqno <= last)
 			l->out_of_order++;
-		last = s.seqno;
+		last = job.seqno;
 	}
 	fdif_job_bos_free(fd, &j);
 	close(fd);

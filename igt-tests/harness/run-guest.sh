@@ -99,7 +99,7 @@ guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
 	cp "$1" "$2"
 }
-for t in fdif_get_param fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_lib; do
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_lib; do
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
@@ -109,7 +109,7 @@ guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 guest_file "$tb/fdif_bench" "$root/bin/"
 if [ -n "$data" ]; then
 	fx="$FDIF_BUILD/qemu-device/facedet/tests"
-	for f in astronaut astronaut-cw90 landscape hopper lfw-15 lfw-60; do
+	for f in astronaut astronaut-cw90 astronaut-ccw90 landscape hopper lfw-15 lfw-60; do
 		guest_file "$fx/$f.pgm" "$root/data/"
 		guest_file "$fx/$f.truth" "$root/data/"
 	done

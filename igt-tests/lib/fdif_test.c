@@ -2,8 +2,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -57,13 +59,92 @@ int fdif_open(void)
 	return fd;
 }
 
-int fdif_get_param(int fd, uint32_t param, uint64_t *value)
+int fdif_query(int fd, uint32_t type, void *buf, uint32_t size)
 {
-	struct drm_fdif_get_param p = { .param = param };
-	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_GET_PARAM, &p);
+	struct drm_fdif_query q = {
+		.type = type,
+		.size = size,
+		.pointer = (uintptr_t)buf,
+	};
+	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_QUERY, &q);
 
-	if (!ret)
-		*value = p.value;
+	if (ret)
+		return ret;
+	return q.size > INT32_MAX ? -EOVERFLOW : (int)q.size;
+}
+
+struct drm_fdif_query_list *fdif_query_list(int fd, uint32_t type, int *err)
+{
+	struct drm_fdif_query_list *l;
+	int size = fdif_query(fd, type, NULL, 0), got;
+
+	if (size < 0) {
+		*err = size;
+		return NULL;
+	}
+	if ((size_t)size < sizeof(*l)) {
+		*err = -EPROTO;
+		return NULL;
+	}
+	l = malloc(size);
+	if (!l) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	got = fdif_query(fd, type, l, size);
+	if (got != size) {
+		*err = got < 0 ? got : -EPROTO;
+		free(l);
+		return NULL;
+	}
+	if ((uint64_t)l->count * l->entry_size + sizeof(*l) != (uint64_t)size) {
+		*err = -EPROTO;
+		free(l);
+		return NULL;
+	}
+	*err = 0;
+	return l;
+}
+
+int fdif_caps_get(int fd, struct fdif_caps *caps)
+{
+	struct drm_fdif_query_list *l;
+	uint32_t i;
+	int ret;
+
+	memset(caps, 0, sizeof(*caps));
+	ret = fdif_query(fd, DRM_FDIF_QUERY_DEVICE, &caps->dev, sizeof(caps->dev));
+	if (ret < 0)
+		return ret;
+	ret = fdif_query(fd, DRM_FDIF_QUERY_RESULT_LAYOUT, &caps->layout,
+			 sizeof(caps->layout));
+	if (ret < 0)
+		return ret;
+	l = fdif_query_list(fd, DRM_FDIF_QUERY_FORMATS, &ret);
+	if (!l)
+		return ret;
+	ret = -ENOENT;
+	for (i = 0; i < l->count; i++) {
+		const struct drm_fdif_format_info *f = fdif_list_entry(l, i);
+
+		if (f->fourcc == DRM_FORMAT_R8) {
+			memcpy(&caps->format, f, l->entry_size < sizeof(*f) ?
+			       l->entry_size : sizeof(*f));
+			ret = 0;
+			break;
+		}
+	}
+	free(l);
+	if (ret)
+		return ret;
+	l = fdif_query_list(fd, DRM_FDIF_QUERY_MIN_SIZES, &ret);
+	if (!l)
+		return ret;
+	if (!l->count || l->entry_size < sizeof(caps->min_size))
+		ret = -EPROTO;
+	else
+		memcpy(&caps->min_size, fdif_list_entry(l, 0), sizeof(caps->min_size));
+	free(l);
 	return ret;
 }
 
@@ -126,11 +207,19 @@ void fdif_bo_free(int fd, struct fdif_bo *bo)
 	memset(bo, 0, sizeof(*bo));
 }
 
-int fdif_bo_wait(int fd, uint32_t handle, int64_t timeout_ns)
+int fdif_bo_wait(int fd, uint32_t handle, int64_t deadline_ns)
 {
-	struct drm_fdif_bo_wait w = { .handle = handle, .timeout_ns = timeout_ns };
+	struct drm_fdif_bo_wait w = { .handle = handle, .timeout_ns = deadline_ns };
 
 	return fdif_ioctl(fd, DRM_IOCTL_FDIF_BO_WAIT, &w);
+}
+
+int fdif_bo_wait_for(int fd, uint32_t handle, int64_t timeout_ns)
+{
+	int64_t now = fdif_now_ns();
+
+	return fdif_bo_wait(fd, handle, timeout_ns > INT64_MAX - now ? INT64_MAX :
+				       now + timeout_ns);
 }
 
 int fdif_job_bos_new(int fd, struct fdif_job_bos *j)
@@ -138,11 +227,13 @@ int fdif_job_bos_new(int fd, struct fdif_job_bos *j)
 	int ret;
 
 	memset(j, 0, sizeof(*j));
-	ret = fdif_bo_new(fd, FDIF_PIC_SIZE, &j->pic);
+	ret = fdif_caps_get(fd, &j->caps);
 	if (!ret)
-		ret = fdif_bo_new(fd, FDIF_WORK_SIZE, &j->work);
+		ret = fdif_bo_new(fd, FDIF_PIC_SIZE, &j->pic);
+	if (!ret && j->caps.dev.work_size)	/* 0: the device needs none */
+		ret = fdif_bo_new(fd, j->caps.dev.work_size, &j->work);
 	if (!ret)
-		ret = fdif_bo_new(fd, sizeof(struct drm_fdif_result), &j->result);
+		ret = fdif_bo_new(fd, j->caps.layout.size, &j->result);
 	if (ret)
 		fdif_job_bos_free(fd, j);
 	return ret;
@@ -155,26 +246,40 @@ void fdif_job_bos_free(int fd, struct fdif_job_bos *j)
 	fdif_bo_free(fd, &j->result);
 }
 
-void fdif_submit_init(struct drm_fdif_submit *s, const struct fdif_job_bos *j)
+void fdif_job_init(struct drm_fdif_job *job, const struct fdif_job_bos *j)
 {
-	memset(s, 0, sizeof(*s));
-	s->picture_handle = j->pic.handle;
-	s->work_handle = j->work.handle;
-	s->result_handle = j->result.handle;
-	s->format = DRM_FDIF_FORMAT_GREY8;
-	s->width = FDIF_W;
-	s->height = FDIF_H;
-	s->stride = FDIF_W;
-	s->object_class = DRM_FDIF_CLASS_FACE;
-	s->direction = DRM_FDIF_DIR_UP;
-	s->min_size = 20;
-	s->lhit = DRM_FDIF_LHIT_DEFAULT;
-	s->fence_fd = -1;
+	memset(job, 0, sizeof(*job));
+	job->picture.fourcc = DRM_FORMAT_R8;
+	job->picture.width = FDIF_W;
+	job->picture.height = FDIF_H;
+	job->picture.planes[0].handle = j->pic.handle;
+	job->picture.planes[0].offset = 0;
+	job->picture.planes[0].stride = FDIF_W;
+	job->work_handle = j->work.handle;
+	job->result_handle = j->result.handle;
+	job->result_size = j->caps.layout.size;
+	job->classes = 1u << DRM_FDIF_CLASS_FACE;
+	job->directions = 1u << DRM_FDIF_DIR_UP;
+	job->min_width = j->caps.min_size.width;
+	job->min_height = j->caps.min_size.height;
+	job->threshold = j->caps.dev.default_threshold;
+	job->fence_fd = -1;
 }
 
-int fdif_submit(int fd, struct drm_fdif_submit *s)
+int fdif_submit_jobs(int fd, struct drm_fdif_job *jobs, uint32_t count)
 {
-	return fdif_ioctl(fd, DRM_IOCTL_FDIF_SUBMIT, s);
+	struct drm_fdif_submit s = {
+		.jobs = (uintptr_t)jobs,
+		.job_count = count,
+		.job_size = sizeof(*jobs),
+	};
+
+	return fdif_ioctl(fd, DRM_IOCTL_FDIF_SUBMIT, &s);
+}
+
+int fdif_submit_one(int fd, struct drm_fdif_job *job)
+{
+	return fdif_submit_jobs(fd, job, 1);
 }
 
 int fdif_load_picture(const char *name, void *dst)
@@ -198,16 +303,24 @@ int fdif_load_picture(const char *name, void *dst)
 
 bool fdif_object_on(const struct drm_fdif_object *o, const struct fdif_box *b)
 {
-	return fdif_box_holds(b, o->center_x, o->center_y, o->size);
+	return fdif_box_holds(b, fdif_object_cx(o), fdif_object_cy(o),
+			      sqrt((double)o->width * o->height));
 }
 
+/* The fields every object of the OMAP4 FDIF holds. */
+#define FDIF_OBJECT_FIELDS (DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE |	\
+			    DRM_FDIF_OBJECT_DIRECTION | DRM_FDIF_OBJECT_CONFIDENCE | \
+			    DRM_FDIF_OBJECT_RAW_CONFIDENCE)
+
 /*
- * A finished job's result against the marked faces: status 0, every
- * object on a different marked face, a face, sorted by confidence (best
- * first; ties by row, then column), its confidence the normalised raw
- * value. Return: 0, or -1 with the reason in @why.
+ * A finished job's result against the marked faces: status 0, a header of
+ * this layout version, every object on a different marked face, a face
+ * with a square box and the fields the OMAP4 fills in, sorted by
+ * confidence (best first; ties by the box center's row, then column), its
+ * confidence the normalised raw value. Return: 0, or -1 with the reason in
+ * @why.
  */
-int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *truth,
+int fdif_result_check(const struct drm_fdif_result_header *r, const struct fdif_box *truth,
 		      int marked, char *why, size_t len)
 {
 	bool used[128] = { false };
@@ -218,18 +331,32 @@ int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *tr
 		snprintf(why, len, "status %d", r->status);
 		return -1;
 	}
-	if (r->count > DRM_FDIF_MAX_OBJECTS || marked > 128) {
-		snprintf(why, len, "count %u", r->count);
+	if (r->version != DRM_FDIF_RESULT_VERSION ||
+	    r->header_size < sizeof(*r) ||
+	    r->object_size < sizeof(struct drm_fdif_object)) {
+		snprintf(why, len, "header: version %u, header_size %u, object_size %u",
+			 r->version, r->header_size, r->object_size);
+		return -1;
+	}
+	if (r->count > r->capacity || marked > 128) {
+		snprintf(why, len, "count %u, capacity %u", r->count, r->capacity);
 		return -1;
 	}
 	for (i = 0; i < r->count; i++) {
-		const struct drm_fdif_object *o = &r->objects[i];
+		const struct drm_fdif_object *o = fdif_result_object(r, i);
 
+		if ((o->fields & FDIF_OBJECT_FIELDS) != FDIF_OBJECT_FIELDS ||
+		    o->width != o->height || !o->width || o->angle >= 360 ||
+		    o->direction > DRM_FDIF_DIR_LEFT) {
+			snprintf(why, len, "object %u: fields 0x%x, box %ux%u, angle %u, direction %u",
+				 i, o->fields, o->width, o->height, o->angle, o->direction);
+			return -1;
+		}
 		for (j = 0; j < marked && (used[j] || !fdif_object_on(o, &truth[j])); j++)
 			;
 		if (j == marked) {
-			snprintf(why, len, "object %u at %u,%u size %u is on no marked face",
-				 i, o->center_x, o->center_y, o->size);
+			snprintf(why, len, "object %u at %d,%d size %ux%u is on no marked face",
+				 i, o->x, o->y, o->width, o->height);
 			return -1;
 		}
 		used[j] = true;
@@ -239,12 +366,17 @@ int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *tr
 				 o->object_class, o->confidence, o->raw_confidence);
 			return -1;
 		}
-		if (i && (o[-1].confidence < o->confidence ||
-			  (o[-1].confidence == o->confidence &&
-			   (o[-1].center_y > o->center_y ||
-			    (o[-1].center_y == o->center_y && o[-1].center_x > o->center_x))))) {
-			snprintf(why, len, "object %u is out of order", i);
-			return -1;
+		if (i) {
+			const struct drm_fdif_object *p = fdif_result_object(r, i - 1);
+
+			if (p->confidence < o->confidence ||
+			    (p->confidence == o->confidence &&
+			     (fdif_object_cy(p) > fdif_object_cy(o) ||
+			      (fdif_object_cy(p) == fdif_object_cy(o) &&
+			       fdif_object_cx(p) > fdif_object_cx(o))))) {
+				snprintf(why, len, "object %u is out of order", i);
+				return -1;
+			}
 		}
 	}
 	return 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the fdif uAPI tests (IGT-style, on the kernel's
- * kselftest_harness.h). Every helper returns 0 or a negative errno.
+ * kselftest_harness.h). Every helper returns 0 (or a size) or a negative
+ * errno.
  */
 #ifndef FDIF_TEST_H
 #define FDIF_TEST_H
@@ -15,13 +16,27 @@
 
 #include "fdif_truth.h"
 
+/* The test pictures: 320x240, 8-bit grey, rows packed. */
 #define FDIF_W		320
 #define FDIF_H		240
 #define FDIF_PIC_SIZE	(FDIF_W * FDIF_H)
-#define FDIF_WORK_SIZE	(52 * 1024)
 
 /* Where the test pictures are in the guest. */
 #define FDIF_DATA_DIR	"/data"
+
+/* DRM fourccs, without depending on drm_fourcc.h being installed. */
+#define FDIF_FOURCC(a, b, c, d)							\
+	((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) |	\
+	 ((uint32_t)(d) << 24))
+#ifndef DRM_FORMAT_R8
+#define DRM_FORMAT_R8	FDIF_FOURCC('R', '8', ' ', ' ')
+#endif
+#ifndef DRM_FORMAT_NV12
+#define DRM_FORMAT_NV12	FDIF_FOURCC('N', 'V', '1', '2')
+#endif
+
+/* sizeof(struct drm_fdif_job) in the first version of the uAPI. */
+#define FDIF_JOB_SIZE_V1	160
 
 /* Emulated FDIF fault modes (QEMU's EMU_FAULT register). */
 enum fdif_fault {
@@ -40,30 +55,94 @@ struct fdif_bo {
 	void *map;
 };
 
-/* The three BOs of a job and a ready-to-use submission. */
+/* What the tests need to know of the device, all of it queried. */
+struct fdif_caps {
+	struct drm_fdif_device_info dev;
+	struct drm_fdif_result_layout layout;
+	struct drm_fdif_format_info format;	/* DRM_FORMAT_R8's entry */
+	struct drm_fdif_size min_size;		/* the smallest MIN_SIZES entry */
+};
+
+/*
+ * The three BOs of a job (picture, work area, result region of the queried
+ * layout's size) and the device's capabilities they were sized by.
+ */
 struct fdif_job_bos {
 	struct fdif_bo pic, work, result;
+	struct fdif_caps caps;
 };
 
 int fdif_open(void);
 int fdif_ioctl(int fd, unsigned long request, void *arg);
-int fdif_get_param(int fd, uint32_t param, uint64_t *value);
+
+/*
+ * DRM_IOCTL_FDIF_QUERY of @type into @buf (@size bytes; NULL: the size
+ * only). Return: the size of the kernel's answer, or a negative errno.
+ */
+int fdif_query(int fd, uint32_t type, void *buf, uint32_t size);
+/*
+ * A list answer (FORMATS, MIN_SIZES, CLASSES) read whole into malloc()ed
+ * memory, its size checked against count and entry_size; free() it.
+ * Return: the list, or NULL with the errno in *@err.
+ */
+struct drm_fdif_query_list *fdif_query_list(int fd, uint32_t type, int *err);
+static inline const void *fdif_list_entry(const struct drm_fdif_query_list *l,
+					  uint32_t i)
+{
+	return (const char *)(l + 1) + (size_t)i * l->entry_size;
+}
+int fdif_caps_get(int fd, struct fdif_caps *caps);
+
 int fdif_bo_create(int fd, size_t size, uint32_t *handle);
 int fdif_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
 int fdif_bo_new(int fd, size_t size, struct fdif_bo *bo);
 void fdif_bo_free(int fd, struct fdif_bo *bo);
-int fdif_bo_wait(int fd, uint32_t handle, int64_t timeout_ns);
+/* Wait until @deadline_ns, absolute CLOCK_MONOTONIC (fdif_now_ns()). */
+int fdif_bo_wait(int fd, uint32_t handle, int64_t deadline_ns);
+/* Wait for at most @timeout_ns from now. */
+int fdif_bo_wait_for(int fd, uint32_t handle, int64_t timeout_ns);
 int fdif_gem_close(int fd, uint32_t handle);
 
 int fdif_job_bos_new(int fd, struct fdif_job_bos *j);
 void fdif_job_bos_free(int fd, struct fdif_job_bos *j);
-void fdif_submit_init(struct drm_fdif_submit *s, const struct fdif_job_bos *j);
-int fdif_submit(int fd, struct drm_fdif_submit *s);
+/*
+ * A valid job on @j's BOs: the whole R8 320x240 picture at offset 0 of
+ * j->pic, work area and result region at offset 0, faces scanned upright
+ * from the smallest minimum size at the default threshold, no flags.
+ */
+void fdif_job_init(struct drm_fdif_job *job, const struct fdif_job_bos *j);
+/* One DRM_IOCTL_FDIF_SUBMIT of @count jobs of sizeof(struct drm_fdif_job). */
+int fdif_submit_jobs(int fd, struct drm_fdif_job *jobs, uint32_t count);
+int fdif_submit_one(int fd, struct drm_fdif_job *job);
+
+/* The result header a job writes at the start of its result region. */
+static inline struct drm_fdif_result_header *fdif_result(const struct fdif_bo *bo)
+{
+	return bo->map;
+}
+
+/* Object @i of a result, found by the header's own sizes. */
+static inline const struct drm_fdif_object *
+fdif_result_object(const struct drm_fdif_result_header *r, uint32_t i)
+{
+	return (const void *)((const char *)r + r->header_size + (size_t)i * r->object_size);
+}
+
+/* The center of an object's box: where the hardware found it. */
+static inline int32_t fdif_object_cx(const struct drm_fdif_object *o)
+{
+	return o->x + (int32_t)(o->width / 2);
+}
+
+static inline int32_t fdif_object_cy(const struct drm_fdif_object *o)
+{
+	return o->y + (int32_t)(o->height / 2);
+}
 
 int fdif_load_picture(const char *name, void *dst);
 
 bool fdif_object_on(const struct drm_fdif_object *o, const struct fdif_box *b);
-int fdif_result_check(const struct drm_fdif_result *r, const struct fdif_box *truth,
+int fdif_result_check(const struct drm_fdif_result_header *r, const struct fdif_box *truth,
 		      int marked, char *why, size_t len);
 struct drm_fdif_roi fdif_roi_around(const struct fdif_box *b);
 int fdif_syncobj_create(int fd, uint32_t flags, uint32_t *handle);
