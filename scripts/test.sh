@@ -105,6 +105,16 @@ stage_qtest() {
 
 stage_checks() {
 	"$FDIF_ROOT/accel-fdif/check.sh" > "$RESULTS/checks/driver-checks.tap"
+	# the submission as a maintainer gets it: git am, checkpatch --strict
+	{
+		echo "1..1"
+		if "$FDIF_ROOT/accel-fdif/export-patches.sh" "$FDIF_BUILD/accel-fdif-patches" \
+			> "$RESULTS/checks/series-export.log" 2>&1; then
+			echo "ok 1 - the exported series applies with git am and is checkpatch --strict clean"
+		else
+			echo "not ok 1 - exporting the series failed (see $RESULTS/checks/series-export.log)"
+		fi
+	} > "$RESULTS/checks/series-export.tap"
 }
 
 # stage_selfcheck: break a copy of this run's results one way at a time;
