@@ -76,10 +76,15 @@ TEST_F(dev, fdinfo_busy_time)
 	fdif_job_bos_free(self->fd, &j);
 }
 
-static int runtime_status(char *buf, size_t len)
+/* The runtime PM status of the device behind @fd (not assumed to be accel0). */
+static int runtime_status(int fd, char *buf, size_t len)
 {
-	FILE *f = fopen("/sys/class/accel/accel0/device/power/runtime_status", "r");
+	char path[96];
+	FILE *f;
 
+	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device/power/runtime_status",
+		 fdif_fd_minor(fd));
+	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	if (!fgets(buf, len, f))
@@ -100,7 +105,7 @@ TEST_F(dev, runtime_suspend_then_submit)
 	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
 	/* idle: autosuspend after 50 ms */
 	for (i = 0; i < 50; i++) {
-		ASSERT_EQ(0, runtime_status(status, sizeof(status)));
+		ASSERT_EQ(0, runtime_status(self->fd, status, sizeof(status)));
 		if (!strcmp(status, "suspended"))
 			break;
 		usleep(20000);

@@ -9,13 +9,15 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fdif_test.h"
 
 /* The emulated FDIF on -M virt: the platform bus's first device. */
-#define EMU_BASE		0x0c000000UL
+#define EMU_BASE		FDIF_EMU_BASE
 #define EMU_ID			0xf00
 #define EMU_FRAME_TIME		0xf04
 #define EMU_FAULT		0xf08
@@ -32,31 +34,26 @@ int fdif_ioctl(int fd, unsigned long request, void *arg)
 	return ret == -1 ? -errno : 0;
 }
 
+/*
+ * The fdif device the single-device tests use: the instance at EMU_BASE,
+ * whose test registers fdif_emu_*() drive, else the one at the lowest
+ * address. Accel minors follow probe order, which nothing ties to the
+ * devices' addresses, so /dev/accel/accel0 is not assumed to be it.
+ */
 int fdif_open(void)
 {
-	struct dirent *de;
-	DIR *dir = opendir("/dev/accel");
-	int fd = -ENODEV;
+	struct fdif_instance inst[FDIF_MAX_INSTANCES];
+	int n = fdif_instances(inst, FDIF_MAX_INSTANCES), first = 0, i, fd;
 
-	if (!dir)
-		return -ENODEV;
-	while ((de = readdir(dir))) {
-		char path[300], name[32] = "";
-		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
-
-		if (strncmp(de->d_name, "accel", 5))
-			continue;
-		snprintf(path, sizeof(path), "/dev/accel/%s", de->d_name);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!fdif_ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "fdif"))
-			break;
-		close(fd);
-		fd = -ENODEV;
+	for (i = 0; i < n; i++)
+		if (inst[i].base == EMU_BASE)
+			first = i;
+	for (i = 0; i < n; i++) {
+		fd = fdif_open_minor(inst[(first + i) % n].minor);
+		if (fd >= 0)
+			return fd;
 	}
-	closedir(dir);
-	return fd;
+	return -ENODEV;
 }
 
 int fdif_query(int fd, uint32_t type, void *buf, uint32_t size)
@@ -493,4 +490,227 @@ int fdif_emu_frame_time(uint32_t us)
 		return -ENODEV;
 	r[EMU_FRAME_TIME / 4] = us;
 	return r[EMU_FRAME_TIME / 4] == us ? 0 : -EPERM;
+}
+
+/*
+ * Several FDIF instances. Each /dev/accel/accelN whose DRM driver is
+ * "fdif" is one; sysfs names its platform device (of_device_make_bus_id():
+ * "<register address in hex>.fdif"), which tells the instances apart and
+ * says where its registers, and the emulated device's test registers, are.
+ */
+
+int fdif_open_minor(int minor)
+{
+	char path[64], name[32] = "";
+	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (!fdif_ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, "fdif"))
+		return fd;
+	close(fd);
+	return -ENODEV;
+}
+
+int fdif_fd_minor(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISCHR(st.st_mode))
+		return -ENOTTY;
+	return (int)minor(st.st_rdev);
+}
+
+int fdif_minor_devname(int minor, char *name, size_t len)
+{
+	char path[64], target[512];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device", minor);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || strlen(base) >= len)
+		return -ENAMETOOLONG;
+	strcpy(name, base);
+	return 0;
+}
+
+int fdif_devname_base(const char *name, uint64_t *base)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(name, &end, 16);
+	if (errno || end == name || *end != '.')
+		return -EINVAL;
+	*base = v;
+	return 0;
+}
+
+int fdif_devname_minor(const char *devname)
+{
+	char path[300];
+	struct dirent *de;
+	int minor = -ENODEV, m, len;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/accel", devname);
+	dir = opendir(path);
+	if (!dir)
+		return -ENODEV;
+	while ((de = readdir(dir))) {
+		len = 0;
+		if (sscanf(de->d_name, "accel%d%n", &m, &len) == 1 && m >= 0 &&
+		    !de->d_name[len]) {
+			minor = m;
+			break;
+		}
+	}
+	closedir(dir);
+	return minor;
+}
+
+int fdif_instances(struct fdif_instance *inst, int max)
+{
+	struct dirent *de;
+	int n = 0, m, len, fd, i;
+	DIR *dir = opendir("/dev/accel");
+
+	if (!dir)
+		return -ENODEV;
+	while ((de = readdir(dir)) && n < max) {
+		struct fdif_instance in = { .base = UINT64_MAX };
+
+		len = 0;
+		if (sscanf(de->d_name, "accel%d%n", &m, &len) != 1 || m < 0 ||
+		    de->d_name[len])
+			continue;
+		fd = fdif_open_minor(m);
+		if (fd < 0)
+			continue;
+		close(fd);
+		in.minor = m;
+		if (!fdif_minor_devname(m, in.name, sizeof(in.name)))
+			fdif_devname_base(in.name, &in.base);
+		/* insertion sort: by address, then minor */
+		for (i = n; i > 0 && (inst[i - 1].base > in.base ||
+				      (inst[i - 1].base == in.base &&
+				       inst[i - 1].minor > in.minor)); i--)
+			inst[i] = inst[i - 1];
+		inst[i] = in;
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+long long fdif_stat(const char *devname, const char *key)
+{
+	char path[300], line[128];
+	size_t klen = strlen(key);
+	long long v = -1;
+	int minor;
+	FILE *f;
+
+	/* 6.12 names the directory after the device (drm_device.unique) */
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/stats", devname);
+	f = fopen(path, "r");
+	if (!f) {
+		minor = fdif_devname_minor(devname);
+		if (minor < 0)
+			return -1;
+		snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%d/stats", minor);
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':')
+			v = atoll(line + klen + 1);
+	fclose(f);
+	return v;
+}
+
+/* The test registers of the emulated device at @base, mapped once each. */
+static volatile uint32_t *fdif_emu_map(uint64_t base)
+{
+	static struct { uint64_t base; volatile uint32_t *regs; } maps[FDIF_MAX_INSTANCES];
+	int i, fd;
+	void *p;
+
+	if (base == EMU_BASE)
+		return fdif_emu_regs();
+	if (!base || base == UINT64_MAX || (base & 0xfff))
+		return NULL;
+	for (i = 0; i < FDIF_MAX_INSTANCES && maps[i].regs; i++)
+		if (maps[i].base == base)
+			return maps[i].regs;
+	if (i == FDIF_MAX_INSTANCES)
+		return NULL;
+	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)base);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE) {
+		munmap(p, 0x1000);
+		return NULL;
+	}
+	maps[i].base = base;
+	maps[i].regs = p;
+	return maps[i].regs;
+}
+
+volatile uint32_t *fdif_emu_regs_for(int minor)
+{
+	char name[64];
+	uint64_t base;
+
+	if (fdif_minor_devname(minor, name, sizeof(name)) ||
+	    fdif_devname_base(name, &base))
+		return NULL;
+	return fdif_emu_map(base);
+}
+
+int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs)
+{
+	volatile uint32_t *r = fdif_emu_regs_for(minor);
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	r[EMU_FAULT_JOBS / 4] = jobs;
+	r[EMU_FAULT / 4] = fault;
+	return r[EMU_FAULT / 4] == (uint32_t)fault ? 0 : -EPERM;
+}
+
+int fdif_emu_frame_time_on(int minor, uint32_t us)
+{
+	volatile uint32_t *r = fdif_emu_regs_for(minor);
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	r[EMU_FRAME_TIME / 4] = us;
+	return r[EMU_FRAME_TIME / 4] == us ? 0 : -EPERM;
+}
+
+int fdif_emu_frame_time_get(int minor)
+{
+	volatile uint32_t *r = fdif_emu_regs_for(minor);
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	return r[EMU_FRAME_TIME / 4] > INT32_MAX ? -ERANGE : (int)r[EMU_FRAME_TIME / 4];
 }

@@ -158,6 +158,51 @@ int fdif_emu_frame_time(uint32_t us);
 #define FDIF_EMU_FRAME_TIME_DEFAULT	15000
 
 /*
+ * Several FDIF instances. Each /dev/accel/accelN whose DRM driver is
+ * "fdif" is one, named in sysfs by its platform device,
+ * "<register address in hex>.fdif" (/sys/class/accel/accelN/device). On
+ * QEMU's -M virt the platform bus gives each -device omap4-fdif the next
+ * free 4 KiB window from FDIF_EMU_BASE, in command-line order; the accel
+ * minors follow probe order, which nothing ties to those addresses: match
+ * instances by name, never by minor. fdif_open() opens the instance at
+ * FDIF_EMU_BASE (the one fdif_emu_inject() and fdif_emu_frame_time() drive),
+ * or else the one at the lowest address.
+ */
+#define FDIF_EMU_BASE		0x0c000000UL
+#define FDIF_MAX_INSTANCES	8
+
+struct fdif_instance {
+	int minor;		/* /dev/accel/accel<minor> */
+	uint64_t base;		/* register address, from the name; UINT64_MAX: unknown */
+	char name[64];		/* platform device name, "" if sysfs does not say */
+};
+
+/* The fdif instances, at most @max, by address. Return: how many, or -errno. */
+int fdif_instances(struct fdif_instance *inst, int max);
+/* Open /dev/accel/accel<minor>: the fd, or -ENODEV if its driver is not fdif. */
+int fdif_open_minor(int minor);
+/* The accel minor of an open device file. */
+int fdif_fd_minor(int fd);
+/* The platform device name of accel minor @minor, e.g. "c000000.fdif". */
+int fdif_minor_devname(int minor, char *name, size_t len);
+/* The register address in a platform device name ("c001000.fdif": 0xc001000). */
+int fdif_devname_base(const char *name, uint64_t *base);
+/* The accel minor of bound platform device @devname, or -ENODEV (unbound). */
+int fdif_devname_minor(const char *devname);
+/*
+ * Counter @key of platform device @devname's debugfs stats
+ * (/sys/kernel/debug/accel/<devname>/stats on 6.12, <minor>/stats on
+ * kernels that name the directory by minor), or -1 (unbound: no stats).
+ */
+long long fdif_stat(const char *devname, const char *key);
+/* The test registers of instance @minor's emulated device, or NULL. */
+volatile uint32_t *fdif_emu_regs_for(int minor);
+int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs);
+int fdif_emu_frame_time_on(int minor, uint32_t us);
+/* Instance @minor's frame time in us, or a negative errno. */
+int fdif_emu_frame_time_get(int minor);
+
+/*
  * FDIF_DEV_FIXTURE(name) - the fixture most tests share: self->fd is an
  * open fdif device file, or the test is skipped. Use after including
  * kselftest_harness.h.

@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: MIT
+/*
+ * IGT-style test: system suspend and resume with the FDIF idle, runtime
+ * suspended, and with jobs queued. The cycle is the kernel's suspend test:
+ * "devices" into /sys/power/pm_test, then "freeze" into /sys/power/state
+ * runs every device's suspend callbacks, waits pm_test_delay seconds
+ * (shortened to 1 here), and resumes them, with no wake-up source needed.
+ * The guest kernel must have CONFIG_SUSPEND=y and CONFIG_PM_DEBUG=y: without
+ * /sys/power/pm_test every test fails.
+ *
+ * The driver parks its scheduler on suspend and waits for the job on the
+ * hardware (fdif_system_suspend()); queued jobs run after the resume. What
+ * the kernel log must not show between the start and the end of a cycle,
+ * checked after each:
+ *   "suspend refused"       fdif_sched_suspend() gave up waiting for the
+ *                           running job (-EBUSY, the whole suspend fails)
+ *   "failed to suspend"     a device's suspend callback failed (PM core)
+ *   "failed to resume"      a device's resume callback failed (PM core)
+ *   "Some devices failed"   the PM core gave up the suspend
+ *   "timed out: resetting"  a job timed out across the cycle
+ * and it must show "suspend debug: Waiting" (the devices stage was reached).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#include <linux/sync_file.h>
+
+#include "kselftest_harness.h"
+#include "fdif_test.h"
+
+#define PM_TEST		"/sys/power/pm_test"
+#define PM_STATE	"/sys/power/state"
+#define PM_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
+#define DELAY_S		1
+/* 200 ms a full frame: a batch of JOBS outlasts the start of the suspend */
+#define FRAME_US	200000
+#define JOBS		4
+#define WAIT_MS		30000
+#define RPM_WAIT_MS	3000	/* autosuspend is 50 ms */
+
+#define SYSLOG_ACTION_READ_ALL		3
+#define SYSLOG_ACTION_SIZE_BUFFER	10
+
+static const char *const forbidden[] = {
+	"suspend refused",
+	"failed to suspend",
+	"failed to resume",
+	"Some devices failed",
+	"timed out: resetting",
+};
+
+static int sysfs_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(value))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+static int sysfs_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* /sys/class/accel/accel<minor>/device/power/<file> */
+static void power_path(char *path, size_t len, int minor, const char *file)
+{
+	snprintf(path, len, "/sys/class/accel/accel%d/device/power/%s", minor, file);
+}
+
+static void rpm_status(int minor, char *buf, size_t len)
+{
+	char path[128];
+
+	power_path(path, sizeof(path), minor, "runtime_status");
+	if (sysfs_read(path, buf, len))
+		snprintf(buf, len, "(unreadable)");
+}
+
+/* Wait up to @ms for the device's runtime PM status to be @want. */
+static bool wait_rpm(int minor, const char *want, int ms)
+{
+	char st[32];
+	int64_t end = fdif_now_ns() + (int64_t)ms * 1000000;
+
+	for (;;) {
+		rpm_status(minor, st, sizeof(st));
+		if (!strcmp(st, want))
+			return true;
+		if (fdif_now_ns() > end)
+			return false;
+		usleep(10000);
+	}
+}
+
+/* A fence's status (1 done, 0 pending, -errno failed) and timestamp. */
+static int fence_info(int fd, int64_t *ts)
+{
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = { .num_fences = 1,
+				       .sync_fence_info = (uintptr_t)&info };
+
+	if (ioctl(fd, SYNC_IOC_FILE_INFO, &file))
+		return -errno;
+	if (ts)
+		*ts = (int64_t)info.timestamp_ns;
+	return file.status;
+}
+
+static bool fence_pending(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+static int fence_wait(int fd, int ms, int64_t *ts)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, ms) != 1)
+		return -ETIME;
+	return fence_info(fd, ts);
+}
+
+/* A finished job's result: the astronaut's one marked face. */
+static void check_astronaut(struct __test_metadata *_metadata,
+			    const struct drm_fdif_result_header *r, uint64_t seqno)
+{
+	struct fdif_box t;
+	char why[160] = "";
+
+	ASSERT_EQ(1, fdif_load_truth("astronaut", &t, 1));
+	EXPECT_EQ(seqno, r->seqno);
+	EXPECT_EQ(0, r->status);
+	EXPECT_EQ(1, r->count);
+	EXPECT_EQ(0, fdif_result_check(r, &t, 1, why, sizeof(why))) TH_LOG("%s", why);
+}
+
+/* One full-frame job on @j's BOs, waited for and checked. */
+static void good_job(struct __test_metadata *_metadata, int fd, struct fdif_job_bos *j)
+{
+	struct drm_fdif_job job;
+	int st;
+
+	memset(j->result.map, 0xa5, j->result.size);
+	fdif_job_init(&job, j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	st = fence_wait(job.fence_fd, WAIT_MS, NULL);
+	close(job.fence_fd);
+	ASSERT_EQ(1, st);
+	check_astronaut(_metadata, fdif_result(&j->result), job.seqno);
+}
+
+/* The kernel log after the last line holding @marker (malloc()ed), or NULL. */
+static char *log_since(const char *marker)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n;
+	char *buf, *p, *last = NULL, *out;
+
+	if (size <= 0)
+		return NULL;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return NULL;
+	n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	for (p = buf; (p = strstr(p, marker)); p++)
+		last = p;
+	out = last ? strdup(last) : NULL;
+	free(buf);
+	return out;
+}
+
+/*
+ * One suspend/resume cycle through pm_test "devices"; checks the write
+ * succeeded, the devices stage was reached and the kernel log of the cycle
+ * (see the top of this file). Return: CLOCK_MONOTONIC ns when it started.
+ */
+static int64_t pm_cycle(struct __test_metadata *_metadata, const char *tag)
+{
+	static int cycles;
+	char marker[96], delay[16] = "";
+	unsigned int delay_s = 5;
+	int64_t t0, t1;
+	char *log;
+	size_t i;
+	int ret;
+
+	EXPECT_EQ(0, sysfs_write(PM_DELAY, "1"));
+	if (!sysfs_read(PM_DELAY, delay, sizeof(delay)))
+		delay_s = (unsigned int)atoi(delay);
+	ASSERT_EQ(0, sysfs_write(PM_TEST, "devices")) TH_LOG("cannot select pm_test devices");
+	snprintf(marker, sizeof(marker), "fdif_pm[%d]: cycle %d (%s) begins", getpid(),
+		 ++cycles, tag);
+	EXPECT_EQ(0, sysfs_write("/dev/kmsg", marker));
+	t0 = fdif_now_ns();
+	ret = sysfs_write(PM_STATE, "freeze");
+	t1 = fdif_now_ns();
+	log = log_since(marker);
+	if (!log)
+		log = strdup("(the kernel log does not hold the cycle's marker)");
+	ASSERT_TRUE(log != NULL);
+	EXPECT_EQ(0, ret) TH_LOG("freeze: %s; kernel log of the cycle:\n%s", strerror(-ret), log);
+	EXPECT_TRUE(strstr(log, "suspend debug: Waiting") != NULL)
+		TH_LOG("the devices stage was not reached; kernel log:\n%s", log);
+	for (i = 0; i < sizeof(forbidden) / sizeof(forbidden[0]); i++) {
+		const char *hit = strstr(log, forbidden[i]);
+
+		EXPECT_TRUE(hit == NULL) TH_LOG("in the kernel log of the cycle:\n%s", log);
+	}
+	/* the kernel waited pm_test_delay between suspend and resume */
+	EXPECT_GE(t1 - t0, (int64_t)delay_s * 900000000)
+		TH_LOG("the cycle took %lld ms, pm_test_delay is %u s",
+		       (long long)(t1 - t0) / 1000000, delay_s);
+	TH_LOG("%s: suspend/resume cycle of %lld ms", tag, (long long)(t1 - t0) / 1000000);
+	free(log);
+	return t0;
+}
+
+/* A batch of JOBS full-frame jobs on one instance, each with its result BO. */
+struct queue {
+	int fd, minor;
+	struct fdif_job_bos j;
+	struct fdif_bo res[JOBS];
+	struct drm_fdif_job jobs[JOBS];
+	int fences[JOBS];
+};
+
+static void queue_init(struct __test_metadata *_metadata, struct queue *q, int fd, int minor)
+{
+	int i;
+
+	memset(q, 0, sizeof(*q));
+	q->fd = fd;
+	q->minor = minor;
+	for (i = 0; i < JOBS; i++)
+		q->fences[i] = -1;
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &q->j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", q->j.pic.map));
+	for (i = 0; i < JOBS; i++)
+		ASSERT_EQ(0, fdif_bo_new(fd, q->j.caps.layout.size, &q->res[i]));
+}
+
+static void queue_free(struct queue *q)
+{
+	int i;
+
+	for (i = 0; i < JOBS; i++) {
+		if (q->fences[i] >= 0)
+			close(q->fences[i]);
+		fdif_bo_free(q->fd, &q->res[i]);
+	}
+	fdif_job_bos_free(q->fd, &q->j);
+}
+
+/* Slow the device down and queue the batch. */
+static void queue_submit(struct __test_metadata *_metadata, struct queue *q)
+{
+	int i;
+
+	ASSERT_NE(NULL, fdif_emu_regs_for(q->minor))
+		TH_LOG("accel%d has no test registers", q->minor);
+	ASSERT_EQ(0, fdif_emu_frame_time_on(q->minor, FRAME_US));
+	for (i = 0; i < JOBS; i++) {
+		memset(q->res[i].map, 0xa5, q->res[i].size);
+		fdif_job_init(&q->jobs[i], &q->j);
+		q->jobs[i].result_handle = q->res[i].handle;
+		q->jobs[i].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	}
+	ASSERT_EQ(0, fdif_submit_jobs(q->fd, q->jobs, JOBS));
+	for (i = 0; i < JOBS; i++) {
+		q->fences[i] = q->jobs[i].fence_fd;
+		ASSERT_GE(q->fences[i], 0);
+		if (i)
+			ASSERT_EQ(q->jobs[i - 1].seqno + 1, q->jobs[i].seqno);
+	}
+}
+
+/*
+ * After the cycle that started at @t0 and lasted @delay_s or more: every
+ * job done with the face, in seqno order, and one of them parked across
+ * the cycle (the batch takes less than the cycle, so the last job finishing
+ * after it shows that the queue waited for the resume, not that it ran on).
+ */
+static void queue_check(struct __test_metadata *_metadata, struct queue *q, int64_t t0,
+			int64_t t_submit)
+{
+	int64_t ts[JOBS];
+	int i, st;
+
+	for (i = 0; i < JOBS; i++) {
+		st = fence_wait(q->fences[i], WAIT_MS, &ts[i]);
+		EXPECT_EQ(1, st) TH_LOG("accel%d job %d (seqno %llu): fence status %d",
+					q->minor, i, (unsigned long long)q->jobs[i].seqno, st);
+		if (st != 1)
+			ts[i] = 0;
+		check_astronaut(_metadata, fdif_result(&q->res[i]), q->jobs[i].seqno);
+		TH_LOG("accel%d job %llu done at +%lld ms", q->minor,
+		       (unsigned long long)q->jobs[i].seqno,
+		       ts[i] ? (long long)(ts[i] - t_submit) / 1000000 : -1ll);
+		if (i)
+			EXPECT_LE(ts[i - 1], ts[i]) TH_LOG("job %d ended before job %d", i, i - 1);
+	}
+	EXPECT_GE(ts[JOBS - 1], t0 + (int64_t)DELAY_S * 900000000)
+		TH_LOG("the last job ended %lld ms after the cycle began: nothing waited for the resume",
+		       (long long)(ts[JOBS - 1] - t0) / 1000000);
+}
+
+FIXTURE(pm) {
+	int fd, minor;
+	struct fdif_job_bos j;
+	char delay[16];		/* pm_test_delay before the test, "" if unknown */
+	bool forbidden_rpm;	/* power/control was set to "on" */
+};
+
+FIXTURE_SETUP(pm)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+	ASSERT_EQ(0, access(PM_TEST, W_OK))
+		TH_LOG("no writable %s: the guest kernel needs CONFIG_SUSPEND=y and CONFIG_PM_DEBUG=y",
+		       PM_TEST);
+	ASSERT_EQ(0, access(PM_STATE, W_OK));
+	self->minor = fdif_fd_minor(self->fd);
+	ASSERT_GE(self->minor, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
+	sysfs_read(PM_DELAY, self->delay, sizeof(self->delay));
+}
+
+FIXTURE_TEARDOWN(pm)
+{
+	struct fdif_instance inst[FDIF_MAX_INSTANCES];
+	char path[128];
+	int n, i;
+
+	if (self->fd < 0)
+		return;
+	sysfs_write(PM_TEST, "none");
+	if (self->delay[0])
+		sysfs_write(PM_DELAY, self->delay);
+	if (self->forbidden_rpm) {
+		power_path(path, sizeof(path), self->minor, "control");
+		sysfs_write(path, "auto");
+	}
+	n = fdif_instances(inst, FDIF_MAX_INSTANCES);
+	for (i = 0; i < n; i++)
+		fdif_emu_frame_time_on(inst[i].minor, FDIF_EMU_FRAME_TIME_DEFAULT);
+	fdif_job_bos_free(self->fd, &self->j);
+	close(self->fd);
+}
+
+/* Powered and idle (runtime PM forbidden): suspended, resumed, works. */
+TEST_F_TIMEOUT(pm, idle, 90)
+{
+	char path[128], st[32];
+	bool ok;
+
+	power_path(path, sizeof(path), self->minor, "control");
+	ASSERT_EQ(0, sysfs_write(path, "on"));
+	self->forbidden_rpm = true;
+	ok = wait_rpm(self->minor, "active", RPM_WAIT_MS);
+	rpm_status(self->minor, st, sizeof(st));
+	ASSERT_TRUE(ok) TH_LOG("runtime status %s with power/control \"on\"", st);
+
+	pm_cycle(_metadata, "idle");
+	/* forced down for the sleep, back up (and re-initialised) after it */
+	rpm_status(self->minor, st, sizeof(st));
+	EXPECT_STREQ("active", st);
+	good_job(_metadata, self->fd, &self->j);
+
+	/* runtime PM works again after the cycle */
+	ASSERT_EQ(0, sysfs_write(path, "auto"));
+	self->forbidden_rpm = false;
+	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+}
+
+/* Runtime suspended (idle past the 50 ms autosuspend) before the cycle. */
+TEST_F_TIMEOUT(pm, idle_runtime_suspended, 90)
+{
+	char st[32];
+	bool ok;
+
+	/* a job first, so the device went through active to suspended */
+	good_job(_metadata, self->fd, &self->j);
+	usleep(100000);
+	ok = wait_rpm(self->minor, "suspended", RPM_WAIT_MS);
+	rpm_status(self->minor, st, sizeof(st));
+	ASSERT_TRUE(ok) TH_LOG("runtime status %s, 3 s after a job", st);
+
+	pm_cycle(_metadata, "runtime suspended");
+	rpm_status(self->minor, st, sizeof(st));
+	TH_LOG("runtime status after the cycle: %s", st);
+	good_job(_metadata, self->fd, &self->j);
+	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+}
+
+/*
+ * A batch of four 200 ms jobs, the suspend right behind it: the first is on
+ * the hardware (the suspend waits for it), the rest queued (they run after
+ * the resume). All end with the face, in order; a new job works.
+ */
+TEST_F_TIMEOUT(pm, jobs_queued, 120)
+{
+	struct queue q;
+	int64_t t_submit, t0;
+
+	queue_init(_metadata, &q, self->fd, self->minor);
+	t_submit = fdif_now_ns();
+	queue_submit(_metadata, &q);
+	ASSERT_TRUE(fence_pending(q.fences[JOBS - 1]))
+		TH_LOG("the batch ended before the suspend began");
+	t0 = pm_cycle(_metadata, "jobs queued");
+	queue_check(_metadata, &q, t0, t_submit);
+	queue_free(&q);
+
+	ASSERT_EQ(0, fdif_emu_frame_time_on(self->minor, FDIF_EMU_FRAME_TIME_DEFAULT));
+	good_job(_metadata, self->fd, &self->j);
+	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+}
+
+/* The same with a batch queued on every FDIF instance at once. */
+TEST_F_TIMEOUT(pm, jobs_queued_all_instances, 120)
+{
+	struct fdif_instance inst[FDIF_MAX_INSTANCES];
+	struct queue *q;
+	int64_t t_submit, t0;
+	int n, i;
+
+	n = fdif_instances(inst, FDIF_MAX_INSTANCES);
+	ASSERT_GE(n, 1);
+	TH_LOG("%d instance(s)", n);
+	q = calloc(n, sizeof(*q));
+	ASSERT_NE(NULL, q);
+	for (i = 0; i < n; i++) {
+		int fd = fdif_open_minor(inst[i].minor);
+
+		ASSERT_GE(fd, 0);
+		queue_init(_metadata, &q[i], fd, inst[i].minor);
+	}
+	t_submit = fdif_now_ns();
+	for (i = 0; i < n; i++)
+		queue_submit(_metadata, &q[i]);
+	for (i = 0; i < n; i++)
+		ASSERT_TRUE(fence_pending(q[i].fences[JOBS - 1]))
+			TH_LOG("%s: the batch ended before the suspend began", inst[i].name);
+	t0 = pm_cycle(_metadata, "jobs queued on every instance");
+	for (i = 0; i < n; i++) {
+		queue_check(_metadata, &q[i], t0, t_submit);
+		queue_free(&q[i]);
+		ASSERT_EQ(0, fdif_emu_frame_time_on(inst[i].minor, FDIF_EMU_FRAME_TIME_DEFAULT));
+	}
+	for (i = 0; i < n; i++) {
+		struct fdif_job_bos j;
+
+		ASSERT_EQ(0, fdif_job_bos_new(q[i].fd, &j));
+		ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+		good_job(_metadata, q[i].fd, &j);
+		fdif_job_bos_free(q[i].fd, &j);
+		close(q[i].fd);
+	}
+	free(q);
+}
+
+TEST_HARNESS_MAIN
