@@ -3,14 +3,17 @@
 #
 #   run-guest.sh [--debug-kernel] [--suite tests|stress] [--timeout S]
 #                [--share DIR] [--cmd SCRIPT] [--data]
-#                [--device-opts OPTS] [--out DIR]
+#                [--device-opts OPTS] [--devices N] [--out DIR]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
-# emulated FDIF; streams the console; enforces a timeout. Without --cmd it
-# runs KUnit and every test binary of the suite and writes TAP files into
-# --out (default $FDIF_BUILD/guest), failing if a test binary is missing,
-# exits non-zero, crashes, or the guest splats, hangs or does not finish.
+# emulated FDIF (--devices N instances, default 2, each -device
+# omap4-fdif,OPTS: QEMU's platform bus maps them at 0x0c000000, 0x0c001000,
+# ... in command-line order); streams the console; enforces a timeout.
+# Without --cmd it runs KUnit and every test binary of the suite and
+# writes TAP files into --out (default $FDIF_BUILD/guest), failing if a
+# test binary is missing, exits non-zero, crashes, or the guest splats,
+# hangs or does not finish.
 # --share DIR is mounted at /mnt in the guest (virtio-9p); --cmd runs the
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 # The test pictures go to /data in the guest for the test suites, or with
@@ -18,6 +21,7 @@
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
+ndev=2
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--debug-kernel) debug=--debug ;;
@@ -26,12 +30,15 @@ while [ $# -gt 0 ]; do
 	--share) share=$2; shift ;;
 	--cmd) cmd=$2; shift ;;
 	--device-opts) devopts=$2; shift ;;
+	--devices) ndev=$2; shift ;;
 	--out) out=$2; shift ;;
 	--data) data=1 ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
 	shift
 done
+
+case "$ndev" in [1-8]) ;; *) die "run-guest.sh: --devices takes 1..8" ;; esac
 
 GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
 	pkg-config)
@@ -99,12 +106,16 @@ guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
 	cp "$1" "$2"
 }
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_lib; do
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_lib; do
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
 mkdir -p "$root/stress"
 guest_file "$tb/fdif_stress" "$root/stress/"
+# the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
+	guest_file "$tb/$t" "$root/stress/"
+done
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 guest_file "$tb/fdif_bench" "$root/bin/"
 if [ -n "$data" ]; then
@@ -134,8 +145,11 @@ case "$cmd" in *' '*) die "--cmd takes one guest path (a shell script), no space
 qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic
 	-serial stdio -no-reboot
 	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"
-	-append "$append"
-	-device "omap4-fdif${devopts:+,$devopts}")
+	-append "$append")
+# every instance with the same options; fdif_multi needs two
+for ((i = 0; i < ndev; i++)); do
+	qemu_args+=(-device "omap4-fdif${devopts:+,$devopts}")
+done
 if [ -n "$share" ]; then
 	qemu_args+=(-fsdev "local,id=share,path=$share,security_model=none"
 		-device "virtio-9p-device,fsdev=share,mount_tag=fdifshare")
