@@ -163,4 +163,40 @@ TEST_F(fault, lost_irq)
 	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
+/*
+ * A job waiting (in-sync) for a job that failed does not run on what that
+ * job did not produce: it ends with -ECANCELED. The next job runs.
+ */
+TEST_F(fault, dependency_error_propagates)
+{
+	struct drm_fdif_sync sync = { 0 };
+	struct drm_fdif_job dep = self->job;
+	struct fdif_job_bos j2;
+	uint32_t obj;
+
+	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &obj));
+	sync.handle = obj;
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j2));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j2.pic.map));
+
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_ERR, 1));
+	self->job.out_sync_count = 1;
+	self->job.out_syncs = (uintptr_t)&sync;
+	fdif_job_init(&dep, &j2);
+	dep.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	dep.in_sync_count = 1;
+	dep.in_syncs = (uintptr_t)&sync;
+	EXPECT_EQ(-EIO, run_job(self->fd, &self->job));
+	check_failed(_metadata, &self->j, &self->job, -EIO);
+	EXPECT_EQ(-ECANCELED, run_job(self->fd, &dep));
+	check_failed(_metadata, &j2, &dep, -ECANCELED);
+
+	/* without the dependency, the same job runs */
+	fdif_job_init(&dep, &j2);
+	dep.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	check_good_job(_metadata, self->fd, &j2, &dep);
+	fdif_job_bos_free(self->fd, &j2);
+	fdif_syncobj_destroy(self->fd, obj);
+}
+
 TEST_HARNESS_MAIN

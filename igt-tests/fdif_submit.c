@@ -955,6 +955,88 @@ TEST_F(job, in_sync_ordering)
 	close(fd2);
 }
 
+/* An in-sync that holds no fence cannot be waited for: -EINVAL, not a hang. */
+TEST_F(job, in_sync_without_fence)
+{
+	struct drm_fdif_sync sync = { 0 };
+	uint32_t empty, tl;
+
+	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &empty));
+	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &tl));
+	sync.handle = empty;
+	self->job.in_sync_count = 1;
+	self->job.in_syncs = (uintptr_t)&sync;
+	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &self->job));
+	/* a timeline point nobody has submitted yet */
+	sync.handle = tl;
+	sync.point = 1;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &self->job));
+	self->job.in_sync_count = 0;
+	self->job.in_syncs = 0;
+	check_nothing_queued(_metadata, self);
+	fdif_syncobj_destroy(self->fd, empty);
+	fdif_syncobj_destroy(self->fd, tl);
+}
+
+/*
+ * Timeline points: a job waits for the point another job signals (and
+ * for an earlier point, which that one also satisfies); a later point
+ * that no job signals yet is refused.
+ */
+TEST_F(job, in_sync_timeline_points)
+{
+	struct drm_fdif_sync out = { 0, 0, 3 };
+	struct drm_fdif_sync in[3] = { { 0, 0, 3 }, { 0, 0, 2 }, { 0, 0, 4 } };
+	struct fdif_job_bos j2;
+	struct drm_fdif_job waiter[3];
+	uint64_t t0, t;
+	uint32_t tl;
+	int i;
+
+	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &tl));
+	out.handle = tl;
+	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &j2));
+	ASSERT_EQ(0, fdif_load_picture("landscape", j2.pic.map));
+
+	/* slow the first job down, so that the others really wait */
+	if (fdif_emu_available())
+		ASSERT_EQ(0, fdif_emu_frame_time(200000));
+	self->job.out_sync_count = 1;
+	self->job.out_syncs = (uintptr_t)&out;
+	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+
+	for (i = 0; i < 3; i++) {
+		in[i].handle = tl;
+		fdif_job_init(&waiter[i], &j2);
+		waiter[i].in_sync_count = 1;
+		waiter[i].in_syncs = (uintptr_t)&in[i];
+		waiter[i].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	}
+	/* point 3 itself, and point 2, which point 3 satisfies */
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &waiter[0]));
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &waiter[1]));
+	/* point 4: nobody has submitted it */
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &waiter[2]));
+
+	ASSERT_EQ(0, fdif_bo_wait_for(self->fd, j2.result.handle, WAIT_NS));
+	ASSERT_EQ(1, fence_status(self->job.fence_fd, &t0));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(1, fence_status(waiter[i].fence_fd, &t));
+		EXPECT_LE(t0, t) TH_LOG("waiter on point %llu", (unsigned long long)in[i].point);
+		close(waiter[i].fence_fd);
+	}
+	EXPECT_EQ(0, fdif_syncobj_wait(self->fd, tl, 3, 0));
+	check_astronaut(_metadata, result_of(&self->j));
+	check_empty(_metadata, result_of(&j2));
+	if (fdif_emu_available())
+		fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
+	close(self->job.fence_fd);
+	fdif_job_bos_free(self->fd, &j2);
+	fdif_syncobj_destroy(self->fd, tl);
+}
+
 TEST_F(job, many_jobs_in_order)
 {
 	enum { N = 12 };

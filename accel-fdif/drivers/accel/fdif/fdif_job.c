@@ -12,6 +12,7 @@
  * Copyright (c) 2026 The fdif developers
  */
 
+#include <linux/dma-fence-chain.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
@@ -147,13 +148,16 @@ static void fdif_pm_idle(struct fdif_device *fdev)
  */
 void fdif_job_free(struct fdif_job *job)
 {
-	int i;
+	u32 i;
 
 	if (job->pm_ref)
 		fdif_pm_idle(job->fdev);
 	for (i = 0; i < FDIF_BO_COUNT; i++)
 		if (job->bos[i])
 			drm_gem_object_put(job->bos[i]);
+	for (i = 0; i < job->num_in_fences; i++)
+		dma_fence_put(job->in_fences[i]);
+	kfree(job->in_fences);
 	if (job->hw_fence_init)
 		dma_fence_put(job->hw_fence);
 	else
@@ -246,6 +250,20 @@ void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 	atomic64_inc(&job->fdev->stats.cancelled);
 }
 
+/*
+ * A job whose in-sync fence failed does not run: it works on what that
+ * job did not produce. Its dependencies have all signalled by now.
+ */
+static int fdif_job_deps_error(struct fdif_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_in_fences; i++)
+		if (dma_fence_chain_contained(job->in_fences[i])->error < 0)
+			return -ECANCELED;
+	return 0;
+}
+
 static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 {
 	struct fdif_job *job = to_fdif_job(sched_job);
@@ -262,6 +280,8 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	job->hw_fence_init = true;
 	job->start = ktime_get();
 
+	if (!err)
+		err = fdif_job_deps_error(job);
 	if (!err && !drm_dev_enter(&fdev->drm, &idx))
 		err = -ENODEV;	/* unplugged: fail what is still queued */
 	if (!err && READ_ONCE(fdev->hw_failed)) {

@@ -41,6 +41,9 @@ enum fdif_bo_role {
  * @pm_ref: holds a runtime PM reference, from submit to free
  * @scheduled_cb: on the scheduled fence, to report a job that never ran
  * @start: when it was started on the hardware
+ * @in_fences: the fences of its in-syncs (referenced), to see at run time
+ *	whether one failed
+ * @num_in_fences: entries in @in_fences
  */
 struct fdif_job {
 	struct drm_sched_job base;
@@ -55,6 +58,8 @@ struct fdif_job {
 	bool pm_ref;
 	struct dma_fence_cb scheduled_cb;
 	ktime_t start;
+	struct dma_fence **in_fences;
+	u32 num_in_fences;
 };
 
 static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)

@@ -151,17 +151,29 @@ static int fdif_copy_in_syncs(struct drm_file *file, struct fdif_job *job,
 			      const struct drm_fdif_job *args)
 {
 	struct drm_fdif_sync __user *uptr = u64_to_user_ptr(args->in_syncs);
+	struct dma_fence *fence;
 	struct drm_fdif_sync s;
 	u32 i;
 	int ret;
 
+	if (!args->in_sync_count)
+		return 0;
+	job->in_fences = kcalloc(args->in_sync_count, sizeof(*job->in_fences),
+				 GFP_KERNEL);
+	if (!job->in_fences)
+		return -ENOMEM;
 	for (i = 0; i < args->in_sync_count; i++) {
 		if (copy_from_user(&s, uptr + i, sizeof(s)))
 			return -EFAULT;
 		if (s.flags)
 			return -EINVAL;
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   s.handle, s.point);
+		/* no fence (yet) at that point: -EINVAL, as drm_syncobj says */
+		ret = drm_syncobj_find_fence(file, s.handle, s.point, 0, &fence);
+		if (ret)
+			return ret;
+		/* one reference for run_job's look at its error */
+		job->in_fences[job->num_in_fences++] = dma_fence_get(fence);
+		ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret)
 			return ret;
 	}

@@ -287,8 +287,9 @@ struct drm_fdif_result_layout {
  * @count: objects found, at most @capacity
  * @status: 0, or a negative errno: -EIO (the device reported an error or
  *	did not come out of reset), -ETIMEDOUT (the device hung and was
- *	reset), -ECANCELED (the job never ran: its file was closed or a
- *	dependency failed), -ENODEV (the device was removed)
+ *	reset), -ECANCELED (the job never ran: its file was closed, or the
+ *	fence of one of its in-syncs ended with an error), -ENODEV (the
+ *	device was removed)
  * @seqno: the job's &drm_fdif_job.seqno
  *
  * Written before the job's fence signals; read it after waiting. Objects
@@ -476,7 +477,9 @@ struct drm_fdif_roi {
  *	polls readable (POLLIN) when the job is done; its status is the job's
  * @in_sync_count: number of &struct drm_fdif_sync in @in_syncs
  * @out_sync_count: number of &struct drm_fdif_sync in @out_syncs
- * @in_syncs: user pointer to syncobjs the job waits for
+ * @in_syncs: user pointer to syncobjs the job waits for; each must hold a
+ *	fence at its point (-EINVAL otherwise). If one of them ends with an
+ *	error, the job does not run and reports -ECANCELED.
  * @out_syncs: user pointer to syncobjs signalled with the job's fence
  * @seqno: out, the job's sequence number on its file (1, 2, ...)
  *
