@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * debugfs: /sys/kernel/debug/accel/<minor>/{regs,stats}
+ * debugfs: /sys/kernel/debug/accel/<device name>/{regs,stats}
  *
  * Copyright (c) 2026 The fdif developers
  */

@@ -16,7 +16,9 @@
 
 #include "fdif_gen.h"
 
+struct dma_buf_attachment;
 struct fdif_job;
+struct sg_table;
 
 /* Limits of one submission (the queries report them) */
 #define FDIF_MAX_BATCH		16
@@ -117,6 +119,10 @@ void fdif_file_put(struct fdif_file *ffile);
 /* fdif_gem.c */
 struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
 					      size_t size);
+struct drm_gem_object *
+fdif_gem_prime_import_sg_table(struct drm_device *drm,
+			       struct dma_buf_attachment *attach,
+			       struct sg_table *sgt);
 int fdif_ioctl_bo_create(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 int fdif_ioctl_bo_mmap_offset(struct drm_device *drm, void *data,

@@ -21,11 +21,34 @@
 
 #define FDIF_BO_MAX_SIZE	SZ_64M
 
+/**
+ * struct fdif_bo - a buffer object
+ * @dma: the GEM DMA object (first: the DMA helpers allocate and free it)
+ * @counted: whether it is in &fdif_stats.bos; only objects whose creation
+ *	or import completed are (the helpers free a half-made one directly)
+ */
+struct fdif_bo {
+	struct drm_gem_dma_object dma;
+	bool counted;
+};
+
+static struct fdif_bo *to_fdif_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_dma_obj(obj), struct fdif_bo, dma);
+}
+
+static void fdif_bo_count(struct drm_gem_object *obj)
+{
+	to_fdif_bo(obj)->counted = true;
+	atomic_inc(&to_fdif_device(obj->dev)->stats.bos);
+}
+
 static void fdif_gem_free(struct drm_gem_object *obj)
 {
 	struct fdif_device *fdev = to_fdif_device(obj->dev);
 
-	atomic_dec(&fdev->stats.bos);
+	if (to_fdif_bo(obj)->counted)
+		atomic_dec(&fdev->stats.bos);
 	drm_gem_dma_object_free(obj);
 }
 
@@ -43,21 +66,41 @@ static const struct drm_gem_object_funcs fdif_gem_funcs = {
  * @drm: the device
  * @size: object size
  *
- * Used for our own and for PRIME-imported objects, so every BO is counted.
+ * Used for our own and for PRIME-imported objects.
  *
  * Return: the new object or an ERR_PTR.
  */
 struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
 					      size_t size)
 {
-	struct drm_gem_dma_object *dma;
+	struct fdif_bo *bo;
 
-	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
-	if (!dma)
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
 		return ERR_PTR(-ENOMEM);
-	dma->base.funcs = &fdif_gem_funcs;
-	atomic_inc(&to_fdif_device(drm)->stats.bos);
-	return &dma->base;
+	bo->dma.base.funcs = &fdif_gem_funcs;
+	return &bo->dma.base;
+}
+
+/**
+ * fdif_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
+ * @drm: the device
+ * @attach: the dma-buf attachment
+ * @sgt: its pages, which must be contiguous
+ *
+ * Return: the imported object (counted in the stats) or an ERR_PTR.
+ */
+struct drm_gem_object *
+fdif_gem_prime_import_sg_table(struct drm_device *drm,
+			       struct dma_buf_attachment *attach,
+			       struct sg_table *sgt)
+{
+	struct drm_gem_object *obj;
+
+	obj = drm_gem_dma_prime_import_sg_table(drm, attach, sgt);
+	if (!IS_ERR(obj))
+		fdif_bo_count(obj);
+	return obj;
 }
 
 int fdif_ioctl_bo_create(struct drm_device *drm, void *data,
@@ -75,6 +118,7 @@ int fdif_ioctl_bo_create(struct drm_device *drm, void *data,
 	dma = drm_gem_dma_create(drm, PAGE_ALIGN(args->size));
 	if (IS_ERR(dma))
 		return PTR_ERR(dma);
+	fdif_bo_count(&dma->base);
 	/* dma_alloc_*() memory is zeroed; make sure a reused page is too */
 	memset(dma->vaddr, 0, dma->base.size);
 
