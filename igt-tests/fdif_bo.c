@@ -249,6 +249,40 @@ TEST_F(dev, prime_foreign_import)
 	close(buf);
 }
 
+/*
+ * A dma-buf whose pages are not contiguous cannot be a BO of a device
+ * without an IOMMU: its import is refused with -EINVAL. udmabuf's list of
+ * one memfd page twice is never contiguous, whatever the allocator did.
+ */
+TEST_F(dev, prime_import_not_contiguous)
+{
+	struct {
+		struct udmabuf_create_list head;
+		struct udmabuf_create_item items[2];
+	} list = { .head = { .flags = UDMABUF_FLAGS_CLOEXEC, .count = 2 } };
+	struct drm_prime_handle imp = { 0 };
+	int dev, memfd, buf;
+
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	ASSERT_GE(dev, 0) TH_LOG("/dev/udmabuf: %s (CONFIG_UDMABUF)", strerror(errno));
+	memfd = memfd_create("fdif-scattered", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	ASSERT_GE(memfd, 0);
+	ASSERT_EQ(0, ftruncate(memfd, 4096));
+	ASSERT_EQ(0, fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK));
+	list.items[0] = (struct udmabuf_create_item){ .memfd = memfd, .size = 4096 };
+	list.items[1] = list.items[0];
+	buf = ioctl(dev, UDMABUF_CREATE_LIST, &list);
+	ASSERT_GE(buf, 0) TH_LOG("UDMABUF_CREATE_LIST: %s", strerror(errno));
+	EXPECT_EQ(8192, lseek(buf, 0, SEEK_END));
+
+	imp.fd = buf;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	EXPECT_EQ(0, imp.handle);
+	close(buf);
+	close(memfd);
+	close(dev);
+}
+
 /* BO_WAIT's deadline is absolute; an idle BO is idle at any deadline. */
 TEST_F(dev, bo_wait_idle)
 {

@@ -2,6 +2,7 @@
 /* IGT-style test: DRM_IOCTL_FDIF_SUBMIT, invalid and valid jobs and batches. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
+#include <linux/dma-heap.h>
 #include <linux/sync_file.h>
 
 #include "kselftest_harness.h"
@@ -1035,6 +1038,72 @@ TEST_F(job, in_sync_timeline_points)
 	close(self->job.fence_fd);
 	fdif_job_bos_free(self->fd, &j2);
 	fdif_syncobj_destroy(self->fd, tl);
+}
+
+/* The first dma-heap that is not the system heap: the CMA one, or -errno. */
+static int cma_heap_alloc(size_t len)
+{
+	struct dma_heap_allocation_data a = {
+		.len = len, .fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	char path[300];
+	struct dirent *de;
+	int heap = -1, ret;
+	DIR *d = opendir("/dev/dma_heap");
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "system"))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dma_heap/%s", de->d_name);
+		heap = open(path, O_RDWR | O_CLOEXEC);
+		break;
+	}
+	closedir(d);
+	if (heap < 0)
+		return -ENOENT;
+	ret = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : (int)a.fd;
+	close(heap);
+	return ret;
+}
+
+/*
+ * A picture in another exporter's buffer (a CMA dma-heap, as a camera's
+ * contiguous frame would be): imported without a copy, read by the
+ * device, its face found. The CPU writes it through the dma-buf's own
+ * mapping, bracketed by DMA_BUF_IOCTL_SYNC.
+ */
+TEST_F(job, picture_from_foreign_dmabuf)
+{
+	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE };
+	struct drm_prime_handle imp = { 0 };
+	size_t len = FDIF_PIC_SIZE + 4096;
+	void *map;
+	int buf = cma_heap_alloc(len);
+
+	ASSERT_GE(buf, 0) TH_LOG("no CMA dma-heap (CONFIG_DMABUF_HEAPS_CMA): %d", buf);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, ioctl(buf, DMA_BUF_IOCTL_SYNC, &sync));
+	/* at an offset, as a frame after a header would be */
+	ASSERT_EQ(0, fdif_load_picture("astronaut", (char *)map + 4096));
+	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE;
+	ASSERT_EQ(0, ioctl(buf, DMA_BUF_IOCTL_SYNC, &sync));
+
+	imp.fd = buf;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	self->job.picture.planes[0].handle = imp.handle;
+	self->job.picture.planes[0].offset = 4096;
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+	ASSERT_EQ(0, wait_result(self->fd, &self->j));
+	EXPECT_EQ(self->job.seqno, result_of(&self->j)->seqno);
+	check_astronaut(_metadata, result_of(&self->j));
+	/* the job read the imported BO: it is idle again, and still ours to close */
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, imp.handle, 0));
+	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+	munmap(map, len);
+	close(buf);
 }
 
 TEST_F(job, many_jobs_in_order)
