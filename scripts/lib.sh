@@ -4,7 +4,17 @@
 set -euo pipefail
 
 FDIF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-FDIF_CACHE="${FDIF_CACHE:-$HOME/.cache/fdif}"
+FDIF_CACHE="$(realpath -m "${FDIF_CACHE:-$HOME/.cache/fdif}")"
+# meson refuses include directories that look inside the source tree, and
+# it compares strings: a cache inside the clone, or beside it with the
+# clone's path as a prefix (/src/fdif and /src/fdif-cache), breaks the
+# guest build long after the kernel was built. Say so at once.
+case "$FDIF_CACHE" in
+"$FDIF_ROOT" | "$FDIF_ROOT"*)
+	printf 'fdif: error: FDIF_CACHE=%s starts with the source tree'"'"'s path %s; meson cannot build from it: choose a cache elsewhere\n' \
+		"$FDIF_CACHE" "$FDIF_ROOT" >&2
+	exit 1 ;;
+esac
 # the host build and everything a run leaves (results, guest root): inside
 # the clone unless FDIF_BUILD says otherwise (the tests use an empty one)
 FDIF_BUILD="${FDIF_BUILD:-$FDIF_ROOT/build}"
