@@ -147,6 +147,8 @@ static int fdif_probe(struct platform_device *pdev)
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
 	if (ret)
 		return dev_err_probe(dev, ret, "no 32-bit DMA\n");
+	/* a picture is one contiguous segment, whatever its size */
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	fdev->regs = devm_platform_ioremap_resource(pdev, 0);
 	if (IS_ERR(fdev->regs))
