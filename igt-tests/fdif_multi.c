@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,22 +49,6 @@ static int fence_info(int fd, int64_t *ts, char *obj, char *drv)
 	return file.status;
 }
 
-static bool fence_pending(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, 0) == 0;
-}
-
-static int fence_wait(int fd, int ms, int64_t *ts)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	if (poll(&p, 1, ms) != 1)
-		return -ETIME;
-	return fence_info(fd, ts, NULL, NULL);
-}
-
 static void check_astronaut(struct __test_metadata *_metadata,
 			    const struct drm_fdif_result_header *r, uint64_t seqno)
 {
@@ -96,7 +79,7 @@ static void good_job(struct __test_metadata *_metadata, int fd, struct fdif_job_
 	int fence = submit_job(_metadata, fd, j, &job), st;
 
 	ASSERT_GE(fence, 0);
-	st = fence_wait(fence, WAIT_MS, NULL);
+	st = fdif_fence_wait(fence, WAIT_MS, NULL);
 	close(fence);
 	ASSERT_EQ(1, st);
 	check_astronaut(_metadata, fdif_result(&j->result), job.seqno);
@@ -273,7 +256,7 @@ TEST_F(multi, sched_named_after_device)
 		       drv, st ? " (already signalled)" : "");
 		EXPECT_STREQ(self->inst[i].name, obj[i]);
 		EXPECT_STREQ("drm_sched", drv);
-		st = fence_wait(fence, WAIT_MS, NULL);
+		st = fdif_fence_wait(fence, WAIT_MS, NULL);
 		close(fence);
 		EXPECT_EQ(1, st);
 		check_astronaut(_metadata, fdif_result(&self->j[i].result), job.seqno);
@@ -314,19 +297,19 @@ static void hang_isolated(struct __test_metadata *_metadata, FIXTURE_DATA(multi)
 	for (k = 0; k < OTHER_JOBS; k++) {
 		fence = submit_job(_metadata, self->fd[other], &self->j[other], &job);
 		ASSERT_GE(fence, 0);
-		st = fence_wait(fence, WAIT_MS, NULL);
+		st = fdif_fence_wait(fence, WAIT_MS, NULL);
 		close(fence);
 		EXPECT_EQ(1, st) TH_LOG("%s job %d during %s's hang: fence status %d",
 					oname, k, hname, st);
 		check_astronaut(_metadata, fdif_result(&self->j[other].result), job.seqno);
 		/* done while the other device's job is still hung */
-		ASSERT_TRUE(fence_pending(hfence))
+		ASSERT_TRUE(fdif_fence_pending(hfence))
 			TH_LOG("%s's hung job ended before %s's job %d (%lld ms in)", hname,
 			       oname, k, (long long)(fdif_now_ns() - t0) / 1000000);
 	}
 	t_other = fdif_now_ns() - t0;
 
-	st = fence_wait(hfence, WAIT_MS, NULL);
+	st = fdif_fence_wait(hfence, WAIT_MS, NULL);
 	t_hung = fdif_now_ns() - t0;
 	close(hfence);
 	EXPECT_EQ(-ETIMEDOUT, st);
@@ -384,7 +367,7 @@ TEST_F_TIMEOUT(multi, concurrent_batches, 90)
 		ASSERT_EQ(0, fdif_submit_jobs(self->fd[i], jobs[i], BATCH));
 	for (i = 0; i < 2; i++) {
 		for (k = 0; k < BATCH; k++) {
-			st = fence_wait(jobs[i][k].fence_fd, WAIT_MS, &ts[i][k]);
+			st = fdif_fence_wait(jobs[i][k].fence_fd, WAIT_MS, &ts[i][k]);
 			close(jobs[i][k].fence_fd);
 			EXPECT_EQ(1, st) TH_LOG("%s job %d: %d", self->inst[i].name, k, st);
 			check_astronaut(_metadata, fdif_result(&res[i][k]), jobs[i][k].seqno);

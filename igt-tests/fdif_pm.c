@@ -22,15 +22,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <unistd.h>
 
-#include <linux/sync_file.h>
 
 #include "kselftest_harness.h"
 #include "fdif_test.h"
@@ -121,36 +118,6 @@ static bool wait_rpm(int minor, const char *want, int ms)
 	}
 }
 
-/* A fence's status (1 done, 0 pending, -errno failed) and timestamp. */
-static int fence_info(int fd, int64_t *ts)
-{
-	struct sync_fence_info info = { 0 };
-	struct sync_file_info file = { .num_fences = 1,
-				       .sync_fence_info = (uintptr_t)&info };
-
-	if (ioctl(fd, SYNC_IOC_FILE_INFO, &file))
-		return -errno;
-	if (ts)
-		*ts = (int64_t)info.timestamp_ns;
-	return file.status;
-}
-
-static bool fence_pending(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, 0) == 0;
-}
-
-static int fence_wait(int fd, int ms, int64_t *ts)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	if (poll(&p, 1, ms) != 1)
-		return -ETIME;
-	return fence_info(fd, ts);
-}
-
 /* A finished job's result: the astronaut's one marked face. */
 static void check_astronaut(struct __test_metadata *_metadata,
 			    const struct drm_fdif_result_header *r, uint64_t seqno)
@@ -175,7 +142,7 @@ static void good_job(struct __test_metadata *_metadata, int fd, struct fdif_job_
 	fdif_job_init(&job, j);
 	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	st = fence_wait(job.fence_fd, WAIT_MS, NULL);
+	st = fdif_fence_wait(job.fence_fd, WAIT_MS, NULL);
 	close(job.fence_fd);
 	ASSERT_EQ(1, st);
 	check_astronaut(_metadata, fdif_result(&j->result), job.seqno);
@@ -323,7 +290,7 @@ static void queue_check(struct __test_metadata *_metadata, struct queue *q, int6
 	int i, st;
 
 	for (i = 0; i < JOBS; i++) {
-		st = fence_wait(q->fences[i], WAIT_MS, &ts[i]);
+		st = fdif_fence_wait(q->fences[i], WAIT_MS, &ts[i]);
 		EXPECT_EQ(1, st) TH_LOG("accel%d job %d (seqno %llu): fence status %d",
 					q->minor, i, (unsigned long long)q->jobs[i].seqno, st);
 		if (st != 1)
@@ -443,7 +410,7 @@ TEST_F_TIMEOUT(pm, jobs_queued, 120)
 	queue_init(_metadata, &q, self->fd, self->minor);
 	t_submit = fdif_now_ns();
 	queue_submit(_metadata, &q);
-	ASSERT_TRUE(fence_pending(q.fences[JOBS - 1]))
+	ASSERT_TRUE(fdif_fence_pending(q.fences[JOBS - 1]))
 		TH_LOG("the batch ended before the suspend began");
 	t0 = pm_cycle(_metadata, "jobs queued");
 	queue_check(_metadata, &q, t0, t_submit);
@@ -477,7 +444,7 @@ TEST_F_TIMEOUT(pm, jobs_queued_all_instances, 120)
 	for (i = 0; i < n; i++)
 		queue_submit(_metadata, &q[i]);
 	for (i = 0; i < n; i++)
-		ASSERT_TRUE(fence_pending(q[i].fences[JOBS - 1]))
+		ASSERT_TRUE(fdif_fence_pending(q[i].fences[JOBS - 1]))
 			TH_LOG("%s: the batch ended before the suspend began", inst[i].name);
 	t0 = pm_cycle(_metadata, "jobs queued on every instance");
 	for (i = 0; i < n; i++) {

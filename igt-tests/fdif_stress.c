@@ -8,7 +8,6 @@
  * `scripts/test.sh --debug-kernel`, whose harness also fails on any
  * KASAN/lockdep/kmemleak/WARN splat.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -981,22 +980,6 @@ static long long settled_bos(void)
 	return a;
 }
 
-/* This process's open file descriptors. */
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1;	/* not the directory's own */
-}
-
 static int syncobj_reset(int fd, uint32_t handle)
 {
 	struct drm_syncobj_array a = {
@@ -1402,7 +1385,7 @@ static void submit_attempt(struct __test_metadata *_metadata, FIXTURE_DATA(alloc
 
 	if (ret) {
 		t->enomem++;
-		ASSERT_EQ(run->fds, count_fds())
+		ASSERT_EQ(run->fds, fdif_count_fds())
 			TH_LOG("a failed submit of %u (fail-nth %u) left an fd open", count, in->nth);
 		for (i = 0; i < count; i++) {
 			if (jobs[i].fence_fd >= 0) {
@@ -1432,7 +1415,7 @@ static void submit_attempt(struct __test_metadata *_metadata, FIXTURE_DATA(alloc
 	t->survived += in->fired;
 	ASSERT_EQ(run->seqno + 1, jobs[0].seqno)
 		TH_LOG("the file's seqno moved: a failed submit took seqnos");
-	ASSERT_EQ(run->fds + (int)count, count_fds());
+	ASSERT_EQ(run->fds + (int)count, fdif_count_fds());
 	for (i = 0; i < count; i++) {
 		struct drm_fdif_result_header *r = run->res[i].map;
 
@@ -1454,7 +1437,7 @@ static void submit_attempt(struct __test_metadata *_metadata, FIXTURE_DATA(alloc
 	run->point += count - 1;
 	run->submitted += count;
 	ASSERT_EQ(run->submitted, stat_value("submitted"));
-	ASSERT_EQ(run->fds, count_fds());
+	ASSERT_EQ(run->fds, fdif_count_fds());
 }
 
 /*
@@ -1485,7 +1468,7 @@ TEST_F_TIMEOUT(alloc_fail, failslab_submit, 900)
 	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &run.tl));
 	run.submitted = stat_value("submitted");
 	ASSERT_GE(run.submitted, 0);
-	run.fds = count_fds();
+	run.fds = fdif_count_fds();
 	ASSERT_GT(run.fds, 0);
 	ASSERT_EQ(0, inj_setup(INJ_SLAB));
 
@@ -1520,7 +1503,7 @@ TEST_F_TIMEOUT(alloc_fail, failslab_submit, 900)
 	fdif_syncobj_destroy(self->fd, run.tl);
 	for (i = 0; i < 4; i++)
 		fdif_bo_free(self->fd, &run.res[i]);
-	EXPECT_EQ(run.fds, count_fds());
+	EXPECT_EQ(run.fds, fdif_count_fds());
 	ASSERT_TRUE(bos_back_to(bos0, 5000))
 		TH_LOG("live BOs %lld, were %lld", stat_value("bos"), bos0);
 	TH_LOG("failslab, submit: %u fault points in a single job, %u in a batch of 4, each "

@@ -116,22 +116,6 @@ static int fence_status(int fence_fd, uint64_t *timestamp)
 	return file.status;
 }
 
-/* This process's open file descriptors. */
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
-}
-
 /* One submission of @count jobs @job_size bytes apart. */
 static int submit_raw(int fd, void *jobs, uint32_t count, uint32_t job_size)
 {
@@ -430,9 +414,9 @@ TEST_F(job, invalid_user_pointers)
 	ro->flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
 	s.jobs = (uintptr_t)ro;
-	fds = count_fds();
+	fds = fdif_count_fds();
 	EXPECT_EQ(-EFAULT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_SUBMIT, &s));
-	EXPECT_EQ(fds, count_fds());
+	EXPECT_EQ(fds, fdif_count_fds());
 	munmap(ro, 4096);
 	/* nothing was queued by any of these */
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, self->j.result.handle, 0));
@@ -726,7 +710,7 @@ TEST_F(job, job_size_longer_nonzero_tail)
 {
 	uint64_t buf[2 * JOB_V2_SIZE / 8];
 	unsigned char *b = (unsigned char *)buf;
-	int k, fds = count_fds();
+	int k, fds = fdif_count_fds();
 
 	for (k = 0; k < 8; k++) {
 		memset(buf, 0, sizeof(buf));
@@ -741,7 +725,7 @@ TEST_F(job, job_size_longer_nonzero_tail)
 	memcpy(b + JOB_V2_SIZE, &self->job, sizeof(self->job));
 	b[JOB_V2_SIZE + JOB_V2_SIZE - 1] = 0x80;
 	EXPECT_EQ(-E2BIG, submit_raw(self->fd, buf, 2, JOB_V2_SIZE));
-	EXPECT_EQ(fds, count_fds());
+	EXPECT_EQ(fds, fdif_count_fds());
 	check_nothing_queued(_metadata, self);
 }
 
@@ -1220,7 +1204,7 @@ TEST_F(job, batch_bad_job_nothing_queued)
 	for (i = 0; i < N; i++) {
 		ASSERT_EQ(0, fdif_bo_new(self->fd, self->j.caps.layout.size, &res[i]));
 	}
-	fds = count_fds();
+	fds = fdif_count_fds();
 	ASSERT_GT(fds, 0);
 
 	for (kind = 0; kind < 5; kind++) {
@@ -1258,7 +1242,7 @@ TEST_F(job, batch_bad_job_nothing_queued)
 			break;
 		}
 		EXPECT_EQ(want, fdif_submit_jobs(self->fd, jobs, N)) TH_LOG("bad job kind %d", kind);
-		EXPECT_EQ(fds, count_fds()) TH_LOG("bad job kind %d: fence fds leaked", kind);
+		EXPECT_EQ(fds, fdif_count_fds()) TH_LOG("bad job kind %d: fence fds leaked", kind);
 		for (i = 0; i < N; i++) {
 			EXPECT_EQ(0, fdif_bo_wait(self->fd, res[i].handle, 0));
 			EXPECT_EQ(0xa5a5a5a5u, *(uint32_t *)res[i].map)
@@ -1280,7 +1264,7 @@ TEST_F(job, batch_bad_job_nothing_queued)
 	ASSERT_EQ(0, wait_result(self->fd, &self->j));
 	EXPECT_EQ(good.seqno, result_of(&self->j)->seqno);
 	check_astronaut(_metadata, result_of(&self->j));
-	EXPECT_EQ(fds, count_fds());
+	EXPECT_EQ(fds, fdif_count_fds());
 	fdif_syncobj_destroy(self->fd, obj);
 	for (i = 0; i < N; i++)
 		fdif_bo_free(self->fd, &res[i]);

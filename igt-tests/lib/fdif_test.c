@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -13,6 +14,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sync_file.h>
 
 #include "fdif_test.h"
 
@@ -713,4 +716,48 @@ int fdif_emu_frame_time_get(int minor)
 	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
 		return -ENODEV;
 	return r[EMU_FRAME_TIME / 4] > INT32_MAX ? -ERANGE : (int)r[EMU_FRAME_TIME / 4];
+}
+
+int fdif_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;	/* not the directory's own */
+}
+
+int fdif_fence_info(int fence_fd, int64_t *timestamp_ns)
+{
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = { .num_fences = 1,
+				       .sync_fence_info = (uintptr_t)&info };
+
+	if (ioctl(fence_fd, SYNC_IOC_FILE_INFO, &file))
+		return -errno;
+	if (timestamp_ns)
+		*timestamp_ns = (int64_t)info.timestamp_ns;
+	return file.status;
+}
+
+bool fdif_fence_pending(int fence_fd)
+{
+	struct pollfd p = { .fd = fence_fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+int fdif_fence_wait(int fence_fd, int ms, int64_t *timestamp_ns)
+{
+	struct pollfd p = { .fd = fence_fd, .events = POLLIN };
+
+	if (poll(&p, 1, ms) != 1)
+		return -ETIME;
+	return fdif_fence_info(fence_fd, timestamp_ns);
 }

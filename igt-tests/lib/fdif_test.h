@@ -149,6 +149,13 @@ int fdif_syncobj_create(int fd, uint32_t flags, uint32_t *handle);
 int fdif_syncobj_wait(int fd, uint32_t handle, uint64_t point, int64_t timeout_ns);
 int fdif_syncobj_destroy(int fd, uint32_t handle);
 int64_t fdif_now_ns(void);
+/* This process's open file descriptors, or a negative errno. */
+int fdif_count_fds(void);
+/* A sync_file's status (1 done, 0 pending, -errno failed) and timestamp. */
+int fdif_fence_info(int fence_fd, int64_t *timestamp_ns);
+bool fdif_fence_pending(int fence_fd);
+/* Poll up to @ms for the fence, then fdif_fence_info(); -ETIME if not done. */
+int fdif_fence_wait(int fence_fd, int ms, int64_t *timestamp_ns);
 
 /* Fault injection through the emulated device (QEMU test-regs=on). */
 bool fdif_emu_available(void);

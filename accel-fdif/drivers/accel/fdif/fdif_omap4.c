@@ -108,30 +108,26 @@ static void fdif_omap4_run(struct fdif_device *fdev, const struct fdif_hw_job *h
 	fdif_write(fdev, FD_CTRL, FD_CTRL_RUN);
 }
 
-static u32 fdif_omap4_events(u32 status)
+/* Read the events in @reg, acknowledge them, translate them to FDIF_EV_*. */
+static u32 fdif_omap4_ack(struct fdif_device *fdev, u32 reg)
 {
+	u32 status = fdif_read(fdev, reg) & FDIF_IRQ_EVENTS;
+
+	if (status)
+		fdif_write(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU), status);
 	return (status & FDIF_IRQ_FINISH ? FDIF_EV_DONE : 0) |
 	       (status & FDIF_IRQ_ERR ? FDIF_EV_ERROR : 0);
 }
 
 static u32 fdif_omap4_irq_events(struct fdif_device *fdev)
 {
-	u32 status = fdif_read(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU)) &
-		     FDIF_IRQ_EVENTS;
-
-	if (status)
-		fdif_write(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU), status);
-	return fdif_omap4_events(status);
+	return fdif_omap4_ack(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU));
 }
 
+/* the raw status: events the masked (or lost) interrupt did not report */
 static u32 fdif_omap4_take_pending(struct fdif_device *fdev)
 {
-	u32 status = fdif_read(fdev, FDIF_IRQSTATUS_RAW(FDIF_IRQ_MPU)) &
-		     FDIF_IRQ_EVENTS;
-
-	if (status)
-		fdif_write(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU), status);
-	return fdif_omap4_events(status);
+	return fdif_omap4_ack(fdev, FDIF_IRQSTATUS_RAW(FDIF_IRQ_MPU));
 }
 
 /**

@@ -353,6 +353,20 @@ static bool fdif_job_writes(const struct fdif_job *job,
 }
 
 /*
+ * The BO in role @k, if this is the first role it plays in the job (one
+ * BO may be picture, work area and result at once), else NULL.
+ */
+static struct drm_gem_object *fdif_job_bo_once(const struct fdif_job *job, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		if (job->bos[i] == job->bos[k])
+			return NULL;
+	return job->bos[k];
+}
+
+/*
  * The BOs of the whole batch without duplicates, for one ww acquire
  * context, with how many fence slots each needs (one a job using it).
  */
@@ -364,16 +378,10 @@ static int fdif_batch_bos(struct fdif_submit_entry *e, u32 count,
 
 	for (j = 0; j < count; j++) {
 		for (k = 0; k < FDIF_BO_COUNT; k++) {
-			struct drm_gem_object *obj = e[j].job->bos[k];
-			bool seen = false;
+			/* counted once a job, whatever its roles */
+			struct drm_gem_object *obj = fdif_job_bo_once(e[j].job, k);
 
 			if (!obj)
-				continue;
-			/* counted once a job, whatever its roles */
-			for (i = 0; i < k; i++)
-				if (e[j].job->bos[i] == obj)
-					seen = true;
-			if (seen)
 				continue;
 			for (i = 0; i < n; i++)
 				if (objs[i] == obj)
@@ -403,7 +411,7 @@ static int fdif_add_dependencies(struct fdif_submit_entry *e, u32 count,
 		int k;
 
 		for (k = 0; k < FDIF_BO_COUNT; k++) {
-			struct drm_gem_object *obj = job->bos[k];
+			struct drm_gem_object *obj = fdif_job_bo_once(job, k);
 
 			if (!obj)
 				continue;
@@ -454,13 +462,9 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 	e->done = done;
 	job->seqno = seqno;
 	for (k = 0; k < FDIF_BO_COUNT; k++) {
-		struct drm_gem_object *obj = job->bos[k];
-		bool again = false;
-		int i;
+		struct drm_gem_object *obj = fdif_job_bo_once(job, k);
 
-		for (i = 0; i < k; i++)
-			again |= job->bos[i] == obj;
-		if (!obj || again)
+		if (!obj)
 			continue;
 		dma_resv_add_fence(obj->resv, done, fdif_job_writes(job, obj) ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
