@@ -1,7 +1,8 @@
 #!/bin/bash
-# Performance report: boots the guest once and measures, in one run,
+# Performance report: boots the guest twice and measures, in one run,
 # device-bound throughput and utilization at 1/2/4/8 jobs in flight and
-# from 4 clients, per-job software overhead with the timing model at zero,
+# from 4 clients (with the device's detector on 1 host thread, then on its
+# default number of threads), per-job software overhead with the timing model at zero,
 # the library path on a 1920x1080 JPEG, and the host detector against
 # OpenCV. Prints a markdown report; --write-docs also stores it in
 # docs/performance.md. Nothing here asserts on time.
@@ -31,7 +32,18 @@ fdif_bench overhead 300 > /mnt/out/overhead.txt
 fdif_bench library /data/astronaut-1080p.jpg 5 > /mnt/out/library.txt
 RUN
 
-progress "running the device benchmarks in the guest (one boot)"
+progress "running the device benchmarks in the guest (device on 1 host thread)"
+cat > "$share/run1.sh" <<RUN
+#!/bin/sh
+set -e
+fdif_bench throughput $jobs > /mnt/out/throughput-1.txt
+RUN
+chmod +x "$share/run1.sh"
+"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run1.sh --data \
+	--device-opts threads=1 --out "$FDIF_BUILD/bench-guest-1" --timeout 1800 >/dev/null ||
+	die "the guest benchmarks failed: see $FDIF_BUILD/bench-guest-1/console.log"
+
+progress "running the device benchmarks in the guest (device at its default threads)"
 "$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh --data \
 	--out "$FDIF_BUILD/bench-guest" --timeout 1800 >/dev/null ||
 	die "the guest benchmarks failed: see $FDIF_BUILD/bench-guest/console.log"

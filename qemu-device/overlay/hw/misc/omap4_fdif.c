@@ -4,7 +4,7 @@
  * Register model of the FDIF (OMAP4 TRM chapter 9, as used by the 2011
  * Linux driver) with a real face detector behind it: RUN DMA-reads the
  * 320x240 8-bit picture at PICADDR, the detector (hw/misc/facedet) runs on
- * a worker thread, and the faces it finds land in the result registers,
+ * host worker threads, and the faces it finds land in the result registers,
  * followed by FINISH and the interrupt.  The programming model, timing
  * model and fault injection are specified in docs/fdif-device.md of the
  * fdif project.
@@ -115,14 +115,25 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
 };
 
 /*
- * One detection on the thread pool. The worker touches only this, and
- * @abort, which the main loop sets (atomically) when it discards the job.
+ * One detection on the thread pool, cut into the units of @plan and run by
+ * @nthreads workers, each on its own context. The workers touch only this:
+ * they take units in turn from @next_unit and leave each unit's output in
+ * its part; the main loop merges the parts in plan order, so the result
+ * does not depend on the number of workers or on which ran what. @abort is
+ * set (atomically) by the main loop when it discards the job.
  */
 struct Omap4FdifJob {
     Omap4FdifState *s;
     uint64_t generation;
     bool abort;
-    struct facedet_ctx *ctx;
+    unsigned int nthreads;
+    unsigned int running;       /* workers not done yet (main loop only) */
+    unsigned int next_unit;     /* atomic */
+    int err;                    /* atomic: a unit's first error */
+    struct facedet_ctx *ctx[OMAP4_FDIF_MAX_THREADS];  /* [0] merges */
+    Omap4FdifSlice slice[OMAP4_FDIF_MAX_THREADS];
+    struct facedet_plan plan;
+    struct facedet_part *part[FACEDET_MAX_UNITS];
     struct facedet_params params;
     uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
     struct facedet_face faces[FACEDET_MAX_FACES];
@@ -176,10 +187,10 @@ static struct facedet_ctx *omap4_fdif_get_ctx(Omap4FdifState *s)
     return ctx;
 }
 
-/* Keep at most OMAP4_FDIF_CTX_POOL_MAX idle contexts. */
+/* Keep as many idle contexts as a job uses; more are freed. */
 static void omap4_fdif_put_ctx(Omap4FdifState *s, struct facedet_ctx *ctx)
 {
-    if (g_slist_length(s->ctx_pool) < OMAP4_FDIF_CTX_POOL_MAX) {
+    if (g_slist_length(s->ctx_pool) < s->threads) {
         facedet_ctx_set_abort(ctx, NULL, NULL);
         s->ctx_pool = g_slist_prepend(s->ctx_pool, ctx);
     } else {
@@ -190,8 +201,15 @@ static void omap4_fdif_put_ctx(Omap4FdifState *s, struct facedet_ctx *ctx)
 
 static void omap4_fdif_put_job(Omap4FdifJob *job)
 {
-    if (job->ctx) {
-        omap4_fdif_put_ctx(job->s, job->ctx);
+    unsigned int i;
+
+    for (i = 0; i < OMAP4_FDIF_MAX_THREADS; i++) {
+        if (job->ctx[i]) {
+            omap4_fdif_put_ctx(job->s, job->ctx[i]);
+        }
+    }
+    for (i = 0; i < FACEDET_MAX_UNITS; i++) {
+        facedet_part_free(job->part[i]);
     }
     g_free(job);
 }
@@ -318,7 +336,7 @@ static bool omap4_fdif_dma_ok(Omap4FdifState *s, const char *what,
  */
 static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
 {
-    const struct facedet_stats *st = facedet_ctx_stats(job->ctx);
+    const struct facedet_stats *st = facedet_ctx_stats(job->ctx[0]);
     const struct facedet_face *all;
     uint8_t hdr[WORK_HDR_SIZE];
     uint32_t runs = 0, n, i;
@@ -332,7 +350,7 @@ static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
     if (ldl_le_p(hdr) == WORK_MAGIC && ldl_le_p(hdr + 4) == WORK_VERSION) {
         runs = ldl_le_p(hdr + 8);
     }
-    n = facedet_ctx_candidates(job->ctx, &all);
+    n = facedet_ctx_candidates(job->ctx[0], &all);
     n = MIN(n, WORK_MAX_FACES);
 
     memset(hdr, 0, sizeof(hdr));
@@ -460,37 +478,84 @@ static int omap4_fdif_should_abort(void *opaque)
     return qatomic_read(&job->abort);
 }
 
-/* Runs on a thread-pool worker, without the BQL: touches only @job. */
+/*
+ * Runs on a thread-pool worker, without the BQL: touches only its job and
+ * its own context. Takes the job's units in turn until none is left.
+ */
 static int omap4_fdif_worker(void *opaque)
 {
-    Omap4FdifJob *job = opaque;
+    Omap4FdifSlice *slice = opaque;
+    Omap4FdifJob *job = slice->job;
+    unsigned int unit;
+    int r;
 
-    job->nfaces = facedet_detect(job->ctx, job->picture, OMAP4_FDIF_PIC_WIDTH,
-                                 OMAP4_FDIF_PIC_HEIGHT, OMAP4_FDIF_PIC_WIDTH,
-                                 &job->params, job->faces);
+    while ((unit = qatomic_fetch_inc(&job->next_unit)) < job->plan.nunits) {
+        r = facedet_run_unit(job->ctx[slice->index], job->picture,
+                             OMAP4_FDIF_PIC_WIDTH, &job->plan, unit,
+                             job->part[unit]);
+        if (r < 0) {
+            qatomic_cmpxchg(&job->err, 0, r);
+            break;
+        }
+    }
     return 0;
 }
 
 static void omap4_fdif_worker_done(void *opaque, int ret);
 
-/* Hand @job to the thread pool: the only worker of this device. */
+/* Plan @job and get what its workers need; false if out of memory. */
+static bool omap4_fdif_prepare(Omap4FdifState *s, Omap4FdifJob *job)
+{
+    unsigned int i, bands = MIN(s->threads, FACEDET_MAX_BANDS);
+
+    job->nthreads = s->threads;
+    for (i = 0; i < job->nthreads; i++) {
+        job->ctx[i] = omap4_fdif_get_ctx(s);
+        if (!job->ctx[i]) {
+            return false;
+        }
+        facedet_ctx_set_abort(job->ctx[i], omap4_fdif_should_abort, job);
+        job->slice[i].job = job;
+        job->slice[i].index = i;
+    }
+    /* the registers were checked at RUN: only the detector can refuse */
+    job->err = facedet_plan_init(job->ctx[0], OMAP4_FDIF_PIC_WIDTH,
+                                 OMAP4_FDIF_PIC_HEIGHT, &job->params, bands,
+                                 &job->plan);
+    for (i = 0; i < job->plan.nunits && !job->err; i++) {
+        job->part[i] = facedet_part_new();
+        if (!job->part[i]) {
+            return false;
+        }
+    }
+    /* no more workers than units */
+    job->nthreads = MAX(1, MIN(job->nthreads, job->plan.nunits));
+    return true;
+}
+
+/* Hand @job to the thread pool: its workers are the device's only ones. */
 static void omap4_fdif_submit(Omap4FdifState *s, Omap4FdifJob *job)
 {
+    ThreadPool *pool = aio_get_thread_pool(qemu_get_aio_context());
+    unsigned int i;
+
     assert(!s->worker);
-    job->ctx = omap4_fdif_get_ctx(s);
-    if (!job->ctx) {
-        g_free(job);
+    if (!omap4_fdif_prepare(s, job)) {
+        omap4_fdif_put_job(job);
         omap4_fdif_drop_jobs(s);
         s->model_done = false;
         timer_del(&s->timer);
         omap4_fdif_error(s, "out of memory for the detector");
         return;
     }
-    facedet_ctx_set_abort(job->ctx, omap4_fdif_should_abort, job);
     s->worker = job;
-    s->workers = 1;
-    thread_pool_submit_aio(aio_get_thread_pool(qemu_get_aio_context()),
-                           omap4_fdif_worker, job, omap4_fdif_worker_done, job);
+    job->running = job->nthreads;
+    s->workers = job->nthreads;
+    trace_omap4_fdif_workers(job->nthreads, job->plan.nunits);
+    for (i = 0; i < job->nthreads; i++) {
+        thread_pool_submit_aio(pool, omap4_fdif_worker, &job->slice[i],
+                               omap4_fdif_worker_done, &job->slice[i]);
+    }
 }
 
 /*
@@ -524,15 +589,19 @@ static void omap4_fdif_start_worker(Omap4FdifState *s)
     omap4_fdif_submit(s, job);
 }
 
-/* Back in the main loop, with the BQL. */
+/* Back in the main loop, with the BQL: one of the job's workers is done. */
 static void omap4_fdif_worker_done(void *opaque, int ret)
 {
-    Omap4FdifJob *job = opaque;
+    Omap4FdifSlice *slice = opaque;
+    Omap4FdifJob *job = slice->job;
     Omap4FdifState *s = job->s;
 
-    assert(s->worker == job);
+    assert(s->worker == job && job->running && s->workers);
+    s->workers--;
+    if (--job->running) {
+        return;
+    }
     s->worker = NULL;
-    s->workers = 0;
     if (job->generation != s->generation) {
         trace_omap4_fdif_stale();
         s->stale_dropped++;
@@ -545,6 +614,8 @@ static void omap4_fdif_worker_done(void *opaque, int ret)
         }
         return;
     }
+    job->nfaces = job->err ? job->err :
+        facedet_merge(job->ctx[0], &job->plan, job->part, job->faces);
     s->result = job;
     omap4_fdif_try_complete(s);
 }
@@ -1029,6 +1100,11 @@ static void omap4_fdif_realize(DeviceState *dev, Error **errp)
     char err[256];
     int ret;
 
+    if (s->threads < 1 || s->threads > OMAP4_FDIF_MAX_THREADS) {
+        error_setg(errp, "%s: threads must be 1..%d", TYPE_OMAP4_FDIF,
+                   OMAP4_FDIF_MAX_THREADS);
+        return;
+    }
     if (!s->model_path) {
         s->model_path = g_strdup(FACEDET_DEFAULT_MODEL);
     }
@@ -1236,6 +1312,7 @@ static Property omap4_fdif_properties[] = {
     DEFINE_PROP_STRING("model", Omap4FdifState, model_path),
     DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, prop_frame_time_us,
                        15000),
+    DEFINE_PROP_UINT32("threads", Omap4FdifState, threads, 2),
     DEFINE_PROP_BOOL("test-regs", Omap4FdifState, test_regs, false),
     /* off: migrate as before the "job" subsection existed (compat, tests) */
     DEFINE_PROP_BOOL("x-migrate-job", Omap4FdifState, migrate_job, true),

@@ -835,6 +835,98 @@ static int run_qemu(const char *args, char **err)
     return status;
 }
 
+/*
+ * Everything a job leaves behind: DNUM, the face registers and the work
+ * area's header and records (the run counter aside).
+ */
+static GByteArray *job_output(QTestState *qts)
+{
+    GByteArray *out = g_byte_array_new();
+    uint8_t work[WORK_HDR + 256 * WORK_REC];
+    uint32_t v, records;
+    int i;
+
+    v = rd(qts, FD_DNUM);
+    g_byte_array_append(out, (uint8_t *)&v, sizeof(v));
+    for (i = 0; i < MAX_FACES; i++) {
+        uint32_t face[4] = {
+            rd(qts, FD_CENTERX(i)), rd(qts, FD_CENTERY(i)),
+            rd(qts, FD_CONFSIZE(i)), rd(qts, FD_ANGLE(i)),
+        };
+
+        g_byte_array_append(out, (uint8_t *)face, sizeof(face));
+    }
+    records = qtest_readl(qts, WORK_ADDR + 28);
+    g_assert_cmpuint(records, <=, 256);
+    qtest_memread(qts, WORK_ADDR, work, WORK_HDR + records * WORK_REC);
+    memset(work + 8, 0, 4);
+    g_byte_array_append(out, work, WORK_HDR + records * WORK_REC);
+    return out;
+}
+
+/*
+ * The job split across 1..8 host threads: every register and byte of the
+ * work area the same as on one thread, for every direction; while it runs,
+ * no more workers than threads. Bad thread counts are refused.
+ */
+static void test_threads(void)
+{
+    static const char *const pics[] = { "astronaut", "lfw-60", "hopper" };
+    static const unsigned int threads[] = { 1, 2, 3, 8 };
+    g_autofree char *err = NULL;
+    int p, d, t;
+
+    for (p = 0; p < G_N_ELEMENTS(pics); p++) {
+        bool real;
+        g_autofree uint8_t *pic = load_fixture(pics[p], &real);
+
+        if (!real) {
+            g_test_skip("FDIF_QTEST_FIXTURES not set");
+            return;
+        }
+        for (d = 0; d < 3; d++) {
+            g_autoptr(GByteArray) first = NULL;
+
+            for (t = 0; t < G_N_ELEMENTS(threads); t++) {
+                g_autofree char *opts =
+                    g_strdup_printf("frame-time-us=0,threads=%u", threads[t]);
+                QTestState *qts = start(opts);
+                g_autoptr(GByteArray) out = NULL;
+                int64_t workers;
+
+                qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+                qtest_memset(qts, WORK_ADDR, 0, WORK_HDR + 256 * WORK_REC);
+                program(qts, PIC_ADDR, WORK_ADDR);
+                wr(qts, FD_DCOND, d << 2);
+                wr(qts, FD_CTRL, CTRL_RUN);
+                workers = qom_get_int(qts, "workers");
+                g_assert_cmpint(workers, <=, threads[t]);
+                g_assert_true(wait_event(qts, FINISH | ERR));
+                g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+                out = job_output(qts);
+                g_test_message("%s dir %d threads %u: DNUM %u, %d workers "
+                               "seen", pics[p], d, threads[t],
+                               rd(qts, FD_DNUM), (int)workers);
+                if (!first) {
+                    first = g_steal_pointer(&out);
+                } else {
+                    g_assert_cmpmem(out->data, out->len,
+                                    first->data, first->len);
+                }
+                qtest_quit(qts);
+            }
+        }
+    }
+
+    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
+                             "-device omap4-fdif,threads=0", &err), !=, 0);
+    g_assert_nonnull(strstr(err, "threads must be 1..8"));
+    g_clear_pointer(&err, g_free);
+    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
+                             "-device omap4-fdif,threads=9", &err), !=, 0);
+    g_assert_nonnull(strstr(err, "threads must be 1..8"));
+}
+
 static void test_bad_model(void)
 {
     g_autofree char *err = NULL;
@@ -980,15 +1072,15 @@ static void test_run_after_srst(void)
         return;
     }
     g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
-    qts = start("frame-time-us=0");
+    qts = start("frame-time-us=0,threads=2");
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     program(qts, PIC_ADDR, WORK_ADDR);
     for (i = 1; i <= 3; i++) {
         wr(qts, FD_CTRL, CTRL_RUN);
         wr(qts, FD_CTRL, CTRL_SRST);
-        /* one detector at most: the discarded one, if not stopped yet */
-        waited += qom_get_int(qts, "workers");
-        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 1);
+        /* one job's workers at most: the discarded one's, if not stopped */
+        waited += !!qom_get_int(qts, "workers");
+        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 2);
         g_assert_cmphex(run_job(qts), ==, FINISH);
         g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
         check_faces(qts, 1, &t, 1);
@@ -1812,6 +1904,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/access-sizes", test_access_sizes);
     qtest_add_func("/omap4-fdif/hdshk-busy", test_hdshk_busy);
     qtest_add_func("/omap4-fdif/frame-time-zero", test_frame_time_zero);
+    qtest_add_func("/omap4-fdif/threads", test_threads);
 
     return g_test_run();
 }

@@ -41,8 +41,17 @@ typedef struct Omap4FdifFace {
 
 typedef struct Omap4FdifJob Omap4FdifJob;
 
-/* Detector contexts (~1.9 MB each) kept for reuse; more are freed. */
-#define OMAP4_FDIF_CTX_POOL_MAX 1
+/* One worker thread of a job: which job, and which of its contexts. */
+typedef struct Omap4FdifSlice {
+    Omap4FdifJob *job;
+    unsigned int index;
+} Omap4FdifSlice;
+
+/*
+ * Host threads one job may use ("threads" property), each with its own
+ * detector context (~1.9 MB); as many idle contexts are kept for reuse.
+ */
+#define OMAP4_FDIF_MAX_THREADS 8
 
 struct Omap4FdifState {
     SysBusDevice parent_obj;
@@ -74,19 +83,19 @@ struct Omap4FdifState {
     uint32_t jobs;          /* jobs completed since reset */
 
     /*
-     * Host side, not migrated: at most one detector worker runs (the
+     * Host side, not migrated: the workers of at most one job run (the
      * active job's, or a discarded one's that was told to stop) and at
-     * most one job waits for it.
+     * most one job waits for them.
      */
     uint64_t generation;    /* bumped by resets: stale workers are dropped */
-    Omap4FdifJob *worker;   /* the job on the thread pool */
+    Omap4FdifJob *worker;   /* the job on the thread pool (its workers) */
     Omap4FdifJob *pending;  /* the active job, waiting for a stale worker */
     Omap4FdifJob *result;   /* the active job's worker, finished */
     bool need_worker;       /* busy, but no worker yet (after migration) */
     bool job_loaded;        /* the "job" subsection came with the state */
     bool reread_picture;    /* ... it did not: read the picture again */
     void *ctx_pool;         /* GSList of idle detector contexts */
-    uint32_t workers;       /* QOM "workers": 0 or 1 */
+    uint32_t workers;       /* QOM "workers": threads of @worker running */
     uint32_t contexts;      /* QOM "contexts": detector contexts allocated */
     uint32_t stale_dropped; /* QOM "stale-dropped": discarded results */
 
@@ -100,6 +109,7 @@ struct Omap4FdifState {
     uint32_t prop_frame_time_us;
     uint32_t prop_fault;
     uint32_t prop_fault_jobs;
+    uint32_t threads;       /* host threads a job is split across */
     bool test_regs;
     bool migrate_job;       /* x-migrate-job: send the "job" subsection */
 
