@@ -153,7 +153,7 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 
 	for (y = 0; y < lv->nrows; y++) {
 		const size_t row = (size_t)y * lv->step * S;
-		int next = 0;	/* the next position the reference scan visits */
+		unsigned int skip = 0;	/* the reference skips this chunk's first position */
 
 		for (i0 = 0; i0 < lv->npos; i0 += FD_VL) {
 			const int32_t *p = ctx->sum + row + i0;
@@ -165,7 +165,7 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 			FD_V(fd_vd) ds = __builtin_convertvector(vsum, FD_V(fd_vd));
 			FD_V(fd_vd) nf = area * __builtin_convertvector(vsq, FD_V(fd_vd)) - ds * ds;
 			FD_V(fd_vf) inv = { 0 };
-			unsigned int ok = 0, pass, alive = 0;
+			unsigned int ok = 0, pass, rej, alive, visited;
 			int si, end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
 
 			/* window_var() on the lanes: see there for nf <= T^2 */
@@ -174,21 +174,18 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 			if (ok)
 				FD_V(inv_stddev)(&nf, ok, &inv);
 			pass = ok ? FD_V(chunk_stage)(ctx, p, &inv, 0) : 0;
-			for (l = next - i0; l < end; l++) {
-				if (l < 0)
-					continue;
-				ctx->stats.windows++;
-				if (!(ok >> l & 1)) {
-					next = i0 + l + 1;
-				} else if (!(pass >> l & 1)) {
-					next = i0 + l + 2;
-					l++;
-				} else {
-					next = i0 + l + 1;
-					if (keep_pos(lv, i0 + l, y))
-						alive |= 1u << l;
-				}
-			}
+			/*
+			 * The positions the reference visits (fd_chain_init())
+			 * and, for the next chunk, whether it skips its first.
+			 */
+			rej = ok & ~pass;
+			visited = ctx->chain[skip][rej];
+			skip = (visited & rej) >> (FD_VL - 1) & 1;
+			visited &= (1u << end) - 1;
+			ctx->stats.windows += (unsigned int)__builtin_popcount(visited);
+			alive = visited & ok & pass;
+			if (alive)
+				alive &= fd_keep_lanes(lv, y, i0, end);
 			for (si = 1; si < m->nstages && alive; si++)
 				alive &= FD_V(chunk_stage)(ctx, p, &inv, si);
 			for (l = 0; alive >> l; l++) {

@@ -226,6 +226,33 @@ static int model_is_fast(const struct facedet_model *m)
 	return 1;
 }
 
+/*
+ * The reference scan's skip rule on a chunk of 8 consecutive positions:
+ * a visited position that stage 0 rejects makes it skip the next one.
+ * chain[s][r] is the mask of the positions it visits when r is the mask of
+ * those stage 0 would reject, s = 1 if it skips the first.
+ */
+static void fd_chain_init(uint8_t chain[2][256])
+{
+	int s, r, l;
+
+	for (s = 0; s < 2; s++) {
+		for (r = 0; r < 256; r++) {
+			unsigned int v = 0, skip = s;
+
+			for (l = 0; l < 8; l++) {
+				if (skip) {
+					skip = 0;
+					continue;
+				}
+				v |= 1u << l;
+				skip = r >> l & 1;
+			}
+			chain[s][r] = (uint8_t)v;
+		}
+	}
+}
+
 int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 {
 	int S = cap + 1, i;
@@ -254,9 +281,11 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->stage_thr = malloc(m->nstages * sizeof(*ctx->stage_thr));
 	ctx->scaled = malloc((size_t)cap * cap);
 	ctx->rotated = malloc((size_t)cap * cap);
+	ctx->rot_terms = malloc(2 * (size_t)cap * sizeof(*ctx->rot_terms));
 	ctx->sum = calloc(isize, sizeof(*ctx->sum));
 	ctx->sq = calloc(isize, sizeof(*ctx->sq));
 	ctx->xofs = malloc(cap * sizeof(*ctx->xofs));
+	ctx->xofs1 = malloc(cap * sizeof(*ctx->xofs1));
 	ctx->xw = malloc(cap * sizeof(*ctx->xw));
 	ctx->raw_cap = 1024;
 	ctx->raw = malloc(ctx->raw_cap * sizeof(*ctx->raw));
@@ -264,9 +293,10 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->labels = malloc(ctx->raw_cap * sizeof(*ctx->labels));
 	ctx->cls = malloc(ctx->raw_cap * sizeof(*ctx->cls));
 	if (!ctx->cnodes || (ctx->fast && !ctx->ptrees) || !ctx->stage_thr || !ctx->scaled ||
-	    !ctx->rotated || !ctx->sum || !ctx->sq || !ctx->xofs ||
-	    !ctx->xw || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
+	    !ctx->rotated || !ctx->rot_terms || !ctx->sum || !ctx->sq ||
+	    !ctx->xofs || !ctx->xofs1 || !ctx->xw || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
 		return -ENOMEM;
+	fd_chain_init(ctx->chain);
 	/* the very float the reference evaluator compares a stage sum with */
 	for (i = 0; i < m->nstages; i++)
 		ctx->stage_thr[i] = m->stages[i].threshold - STAGE_EPS;
@@ -281,9 +311,11 @@ void fd_ctx_fini(struct facedet_ctx *ctx)
 	free(ctx->stage_thr);
 	free(ctx->scaled);
 	free(ctx->rotated);
+	free(ctx->rot_terms);
 	free(ctx->sum);
 	free(ctx->sq);
 	free(ctx->xofs);
+	free(ctx->xofs1);
 	free(ctx->xw);
 	free(ctx->raw);
 	free(ctx->tmp);
@@ -300,6 +332,9 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 			    int dw, int dh, int dstride)
 {
 	const double fx = (double)sw / dw, fy = (double)sh / dh;
+	/* locals: the uint8_t stores below may alias anything, ctx too */
+	int *const xofs = ctx->xofs, *const xofs1 = ctx->xofs1;
+	int16_t *const xw = ctx->xw;
 	int x, y;
 
 	for (x = 0; x < dw; x++) {
@@ -315,8 +350,10 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 			x0 = sw - 1;
 			a = 0;
 		}
-		ctx->xofs[x] = x0;
-		ctx->xw[x] = (int16_t)iround(a * 2048);
+		xofs[x] = x0;
+		xw[x] = (int16_t)iround(a * 2048);
+		/* a zero weight needs no second pixel */
+		xofs1[x] = x0 + (xw[x] != 0);
 	}
 	for (y = 0; y < dh; y++) {
 		double s = (y + 0.5) * fy - 0.5;
@@ -344,15 +381,15 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 		 */
 		if (!b) {
 			for (x = 0; x < dw; x++) {
-				int x0 = ctx->xofs[x], a = ctx->xw[x];
-				int top = (r0[x0] << 11) + (r0[x0 + (a != 0)] - r0[x0]) * a;
+				int x0 = xofs[x], a = xw[x];
+				int top = (r0[x0] << 11) + (r0[xofs1[x]] - r0[x0]) * a;
 
 				d[x] = (uint8_t)(((top << 11) + (1 << 21)) >> 22);
 			}
 			continue;
 		}
 		for (x = 0; x < dw; x++) {
-			int x0 = ctx->xofs[x], a = ctx->xw[x], x1 = x0 + (a != 0);
+			int x0 = xofs[x], a = xw[x], x1 = xofs1[x];
 			int top = (r0[x0] << 11) + (r0[x1] - r0[x0]) * a;
 			int bot = (r1[x0] << 11) + (r1[x1] - r1[x0]) * a;
 
@@ -368,7 +405,7 @@ static void integral(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 	const int S = ctx->stride, H = (S + 1) / 2, deint = ctx->deint;
 	int32_t *sum = ctx->sum;
 	uint32_t *sq = ctx->sq;
-	int x, y;
+	int x, y, k;
 
 	memset(sum, 0, (w + 1) * sizeof(*sum));
 	memset(sq, 0, (w + 1) * sizeof(*sq));
@@ -390,13 +427,25 @@ static void integral(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 			}
 			continue;
 		}
-		for (x = 0; x < w; x++) {
-			int c = x + 1, i = (c & 1 ? H : 0) + (c >> 1);
-
+		/*
+		 * Column c = x + 1 is at H + x / 2 for even x (odd c) and at
+		 * x / 2 + 1 for odd x: two pixels at a time, no index maths.
+		 */
+		for (x = 0, k = 0; x + 1 < w; x += 2, k++) {
 			rs += row[x];
 			rq += (uint32_t)row[x] * row[x];
-			s[i] = sp[i] + rs;
-			q[i] = qp[i] + rq;
+			s[H + k] = sp[H + k] + rs;
+			q[H + k] = qp[H + k] + rq;
+			rs += row[x + 1];
+			rq += (uint32_t)row[x + 1] * row[x + 1];
+			s[k + 1] = sp[k + 1] + rs;
+			q[k + 1] = qp[k + 1] + rq;
+		}
+		if (x < w) {
+			rs += row[x];
+			rq += (uint32_t)row[x] * row[x];
+			s[H + k] = sp[H + k] + rs;
+			q[H + k] = qp[H + k] + rq;
 		}
 	}
 }
@@ -649,6 +698,26 @@ static int keep_pos(struct level *lv, int i, int y)
 		lv->keep_row = y;
 	}
 	return i >= lv->keep_lo && i <= lv->keep_hi;
+}
+
+/*
+ * The kept positions among @n starting at @i0 of row @y, as a bit mask
+ * (bit l for position i0 + l): keep_pos() for a whole chunk.
+ */
+static unsigned int fd_keep_lanes(struct level *lv, int y, int i0, int n)
+{
+	int lo, hi;
+
+	if (!lv->keep)
+		return (1u << n) - 1;
+	keep_pos(lv, i0, y);	/* finds the row's interval */
+	lo = lv->keep_lo - i0;
+	hi = lv->keep_hi - i0;
+	if (hi < 0 || lo >= n || lo > hi)
+		return 0;
+	lo = lo < 0 ? 0 : lo;
+	hi = hi >= n ? n - 1 : hi;
+	return ((2u << hi) - 1) & ~((1u << lo) - 1);
 }
 
 /* The reference scan of one level: one window at a time. */

@@ -47,6 +47,7 @@ struct facedet_ctx {
 	int fast;			/* the model runs on the fast evaluator */
 	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
 	int avx2;			/* the 8-lane AVX2 vector scan runs */
+	uint8_t chain[2][256];		/* the skip rule on a chunk: fd_chain_init() */
 
 	struct fd_cnode *cnodes;	/* nodes with offsets for @stride, @deint */
 	struct fd_ptree *ptrees;	/* the same for the fast evaluator */
@@ -56,9 +57,10 @@ struct facedet_ctx {
 
 	uint8_t *scaled;		/* a pyramid level, cap x cap */
 	uint8_t *rotated;		/* a rotated ROI, cap x cap */
+	double *rot_terms;		/* rotate_roi()'s per-column terms, 2 x cap */
 	int32_t *sum;			/* integral, stride x stride */
 	uint32_t *sq;			/* squared integral, mod 2^32 */
-	int *xofs;			/* resize tables */
+	int *xofs, *xofs1;		/* resize tables: left, right pixel */
 	int16_t *xw;
 
 	struct facedet_rect *raw;	/* raw windows, then groups */

@@ -10,6 +10,7 @@
  * where hits counts the raw windows merged into a face.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,20 +181,50 @@ static void rot_geometry(const struct facedet_ctx *ctx, int w, int h, int deg,
 	rt->roi_h = h;
 }
 
-/* Build the copy of the ROI rotated so that faces at @rt's angle stand upright. */
+/*
+ * lrint() of a sample in [0, 255] without the library call: adding and
+ * taking away 2^52 rounds to an integer in the current rounding mode, as
+ * lrint() does, exactly for any |v| < 2^51 -- where doubles are evaluated
+ * in double (FLT_EVAL_METHOD 0: SSE2, NEON, ...; not the x87).
+ */
+static inline int sample_round(double v)
+{
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	return (int)((v + 0x1p52) - 0x1p52);
+#else
+	return (int)lrint(v);
+#endif
+}
+
+/*
+ * Build the copy of the ROI rotated so that faces at @rt's angle stand upright.
+ * rot_map()'s terms that depend on u alone (ox + c qx, oy + s qx) are taken
+ * once per column and those of v (s qy, c qy) once per row: the same double
+ * operations in the same order, so the very same samples.
+ */
 static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int stride,
 		       const struct rotation *rt)
 {
-	const int w = rt->roi_w, h = rt->roi_h;
-	uint8_t *dst = ctx->rotated;
+	/* locals: the uint8_t stores below may alias anything */
+	const int w = rt->roi_w, h = rt->roi_h, rw = rt->w, rh = rt->h;
+	double *const ax = ctx->rot_terms, *const ay = ctx->rot_terms + rw;
+	uint8_t *const dst = ctx->rotated;
 	int u, v;
 
-	for (v = 0; v < rt->h; v++) {
-		for (u = 0; u < rt->w; u++) {
-			double x, y, fx, fy;
+	for (u = 0; u < rw; u++) {
+		const double qx = u + 0.5 - rt->rx;
+
+		ax[u] = rt->ox + rt->c * qx;
+		ay[u] = rt->oy + rt->s * qx;
+	}
+	for (v = 0; v < rh; v++) {
+		const double qy = v + 0.5 - rt->ry, bx = rt->s * qy, by = rt->c * qy;
+		uint8_t *d = dst + (size_t)v * rw;
+
+		for (u = 0; u < rw; u++) {
+			double x = ax[u] - bx, y = ay[u] + by, fx, fy;
 			int x0, y0, x1, y1, p;
 
-			rot_map(rt, u + 0.5, v + 0.5, &x, &y);
 			x -= 0.5;
 			y -= 0.5;
 			/* replicate the border: only windows inside the ROI count */
@@ -205,9 +236,9 @@ static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int stride,
 			fy = y - y0;
 			x1 = x0 + 1 < w ? x0 + 1 : x0;
 			y1 = y0 + 1 < h ? y0 + 1 : y0;
-			p = (int)lrint((roi[y0 * stride + x0] * (1 - fx) + roi[y0 * stride + x1] * fx) * (1 - fy) +
-				       (roi[y1 * stride + x0] * (1 - fx) + roi[y1 * stride + x1] * fx) * fy);
-			dst[(size_t)v * rt->w + u] = (uint8_t)p;
+			p = sample_round((roi[y0 * stride + x0] * (1 - fx) + roi[y0 * stride + x1] * fx) * (1 - fy) +
+					 (roi[y1 * stride + x0] * (1 - fx) + roi[y1 * stride + x1] * fx) * fy);
+			d[u] = (uint8_t)p;
 		}
 	}
 }
