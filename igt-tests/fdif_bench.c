@@ -3,12 +3,19 @@
  * fdif_bench - measure the FDIF stack in the guest (not a test: it prints
  * numbers and asserts nothing). Run by scripts/bench.sh.
  *
- *   fdif_bench throughput JOBS_PER_RUN     jobs/s and device utilization
+ *   fdif_bench throughput JOBS_PER_RUN [NODE]
+ *                                          jobs/s and device utilization
  *                                          with 1, 2, 4, 8 jobs in flight
  *                                          from one client and from 4
- *   fdif_bench overhead JOBS               submit-to-signal minus device
- *                                          time, timing model at 0
- *   fdif_bench library IMAGE RUNS          fdif_detect_image() stages
+ *   fdif_bench compare JOBS ROUNDS NODE...  one client, 2 in flight, on
+ *                                          each node in turn, ROUNDS times
+ *                                          (devices set up differently)
+ *   fdif_bench overhead JOBS [NODE]        submit-to-signal minus device
+ *                                          time, timing model at 0 (the
+ *                                          FDIF at 0x0c000000)
+ *   fdif_bench library IMAGE RUNS [NODE]   fdif_detect_image() stages
+ *
+ * NODE is a /dev/accel node; without it, the first fdif device.
  *
  * Device time is the driver's fdinfo busy counter (drm-engine-fdif);
  * the timing model's frame time is read from the emulated device.
@@ -90,10 +97,11 @@ struct client {
 	pthread_t thread;
 };
 
-static void client_init(struct client *c, const uint8_t *frame)
+/* NODE: a /dev/accel node, or NULL for the first fdif device */
+static void client_init(struct client *c, const uint8_t *frame, const char *node)
 {
 	void *pix;
-	int ret = fdif_open(&c->dev);
+	int ret = node ? fdif_open_path(node, &c->dev) : fdif_open(&c->dev);
 
 	if (ret)
 		die("open", ret);
@@ -135,7 +143,7 @@ static void *client_run(void *arg)
 	return NULL;
 }
 
-static void throughput(const uint8_t *frame, int jobs)
+static void throughput(const uint8_t *frame, int jobs, const char *node)
 {
 	static const int depths[] = { 1, 2, 4, 8 };
 	volatile uint32_t *r = emu();
@@ -153,7 +161,7 @@ static void throughput(const uint8_t *frame, int jobs)
 			if (nclients > 1 && depths[d] != 2)
 				continue;	/* 4 clients: 2 in flight each */
 			for (k = 0; k < nclients; k++) {
-				client_init(&c[k], frame);
+				client_init(&c[k], frame, node);
 				c[k].inflight = depths[d];
 				c[k].jobs = jobs / nclients;
 				total += c[k].jobs;
@@ -179,6 +187,39 @@ static void throughput(const uint8_t *frame, int jobs)
 	}
 }
 
+/*
+ * The same load (one client, 2 jobs in flight) on each node in turn, for
+ * @rounds rounds: devices set up differently (e.g. the emulated FDIF's
+ * host threads) measured interleaved, so that a change in the host's load
+ * during the run hits them alike.
+ */
+static void compare(const uint8_t *frame, int jobs, int rounds, char **nodes, int n)
+{
+	int r, k;
+
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < n; k++) {
+			struct client c;
+			long long busy0, busy1;
+			double t0, t1;
+
+			client_init(&c, frame, nodes[k]);
+			c.inflight = 2;
+			c.jobs = jobs;
+			busy0 = busy_ns(c.dev);
+			t0 = now_s();
+			client_run(&c);
+			t1 = now_s();
+			busy1 = busy_ns(c.dev);
+			fdif_bo_free(c.frame);
+			fdif_close(c.dev);
+			printf("compare node %s round %d jobs %d jobs_per_s %.2f device_ms_per_job %.2f\n",
+			       nodes[k], r, jobs, jobs / (t1 - t0), (busy1 - busy0) / 1e6 / jobs);
+			fflush(stdout);
+		}
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -186,7 +227,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void overhead(const uint8_t *frame, int jobs)
+static void overhead(const uint8_t *frame, int jobs, const char *node)
 {
 	volatile uint32_t *r = emu();
 	struct fdif_face f[FDIF_MAX_FACES];
@@ -201,7 +242,7 @@ static void overhead(const uint8_t *frame, int jobs)
 	}
 	saved = r[EMU_FRAME_TIME / 4];
 	r[EMU_FRAME_TIME / 4] = 0;
-	client_init(&c, frame);
+	client_init(&c, frame, node);
 	/* a 20x20 blank corner: the detector has next to nothing to do */
 	c.p.roi_x = 0;
 	c.p.roi_y = 0;
@@ -235,7 +276,7 @@ static void overhead(const uint8_t *frame, int jobs)
 	free(dev_ms);
 }
 
-static void library(const char *path, int runs)
+static void library(const char *path, int runs, const char *node)
 {
 	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
 	struct fdif_face f[FDIF_MAX_RESULTS];
@@ -245,7 +286,7 @@ static void library(const char *path, int runs)
 	unsigned int n = 0;
 	int i, ret;
 
-	ret = fdif_open(&dev);
+	ret = node ? fdif_open_path(node, &dev) : fdif_open(&dev);
 	if (ret)
 		die("open", ret);
 	fdif_params_init(&p);
@@ -287,11 +328,12 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: fdif_bench throughput|overhead JOBS | library IMAGE RUNS\n");
+		fprintf(stderr, "usage: fdif_bench throughput JOBS [NODE] | overhead JOBS [NODE] | "
+			"compare JOBS ROUNDS NODE... | library IMAGE RUNS [NODE]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "library")) {
-		library(argv[2], argc > 3 ? atoi(argv[3]) : 5);
+		library(argv[2], argc > 3 ? atoi(argv[3]) : 5, argc > 4 ? argv[4] : NULL);
 		return 0;
 	}
 	ret = fdif_image_load("/data/astronaut.pgm", &img);
@@ -300,9 +342,11 @@ int main(int argc, char **argv)
 	if (ret)
 		die("/data/astronaut.pgm", ret);
 	if (!strcmp(argv[1], "throughput"))
-		throughput(frame, atoi(argv[2]));
+		throughput(frame, atoi(argv[2]), argc > 3 ? argv[3] : NULL);
+	else if (!strcmp(argv[1], "compare") && argc > 4)
+		compare(frame, atoi(argv[2]), atoi(argv[3]), argv + 4, argc - 4);
 	else if (!strcmp(argv[1], "overhead"))
-		overhead(frame, atoi(argv[2]));
+		overhead(frame, atoi(argv[2]), argc > 3 ? argv[3] : NULL);
 	else
 		return 2;
 	return 0;

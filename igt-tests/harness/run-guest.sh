@@ -8,8 +8,9 @@
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
 # emulated FDIF (--devices N instances, default 2, each -device
-# omap4-fdif,OPTS: QEMU's platform bus maps them at 0x0c000000, 0x0c001000,
-# ... in command-line order); streams the console; enforces a timeout.
+# omap4-fdif,OPTS, or with OPTS 'A|B' the first A and the others B: QEMU's
+# platform bus maps them at 0x0c000000, 0x0c001000, ... in command-line
+# order); streams the console; enforces a timeout.
 # Without --cmd it runs KUnit and every test binary of the suite and
 # writes TAP files into --out (default $FDIF_BUILD/guest), failing if a
 # test binary is missing, exits non-zero, crashes, or the guest splats,
@@ -146,9 +147,12 @@ qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic
 	-serial stdio -no-reboot
 	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"
 	-append "$append")
-# every instance with the same options; fdif_multi needs two
+# every instance with the same options (fdif_multi needs two), or with
+# its own: --device-opts 'A|B' gives the first A, the second (and later) B
+IFS='|' read -r -a devopt_list <<< "$devopts"
 for ((i = 0; i < ndev; i++)); do
-	qemu_args+=(-device "omap4-fdif${devopts:+,$devopts}")
+	o=${devopt_list[i]-${devopt_list[${#devopt_list[@]} - 1]-}}
+	qemu_args+=(-device "omap4-fdif${o:+,$o}")
 done
 if [ -n "$share" ]; then
 	qemu_args+=(-fsdev "local,id=share,path=$share,security_model=none"
