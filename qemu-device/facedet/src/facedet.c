@@ -351,6 +351,37 @@ static int merge_candidates(struct candidate *cand, int n)
 	return out;
 }
 
+/*
+ * One face kept twice: a box from another scan around a face already kept,
+ * too far off or too different in size for merge_candidates() (typically a
+ * larger tilted box from a +-20 degree scan around an upright face).  Drop
+ * a candidate whose box lies at least half inside the box of one with more
+ * hits kept before it.  The boxes are the candidates' upright squares.
+ */
+static int suppress_overlaps(struct candidate *cand, int n)
+{
+	int i, j, out = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct candidate *c = &cand[i];
+		double cs = c->size / c->hits, cx = c->cx / c->hits, cy = c->cy / c->hits;
+
+		for (j = 0; j < out; j++) {
+			const struct candidate *k = &cand[j];
+			double ks = k->size / k->hits, kx = k->cx / k->hits, ky = k->cy / k->hits;
+			double w = fmin(cx + cs / 2, kx + ks / 2) - fmax(cx - cs / 2, kx - ks / 2);
+			double h = fmin(cy + cs / 2, ky + ks / 2) - fmax(cy - cs / 2, ky - ks / 2);
+			double small = fmin(cs, ks);
+
+			if (k->hits > c->hits && w > 0 && h > 0 && w * h >= 0.5 * small * small)
+				break;
+		}
+		if (j == out)
+			cand[out++] = *c;
+	}
+	return out;
+}
+
 static int cmp_faces(const void *a, const void *b)
 {
 	const struct facedet_face *x = a, *y = b;
@@ -569,6 +600,7 @@ int facedet_merge(struct facedet_ctx *ctx, const struct facedet_plan *plan,
 	}
 
 	ncand = merge_candidates(cand, ncand);
+	ncand = suppress_overlaps(cand, ncand);
 	for (s = 0; s < ncand; s++) {
 		const struct candidate *c = &cand[s];
 		unsigned int score = (c->hits - 1) / 3;
