@@ -26,6 +26,7 @@ struct candidate {
 	double cx, cy, size;	/* hit-weighted sums until normalised */
 	double angle;		/* weighted offset from the direction center */
 	unsigned int hits;
+	unsigned int scans;	/* bit s: scan s found it */
 };
 
 void facedet_params_default(struct facedet_params *p)
@@ -184,7 +185,7 @@ static void rot_geometry(const struct facedet_ctx *ctx, int w, int h, int deg,
 /*
  * lrint() of a sample in [0, 255] without the library call: adding and
  * taking away 2^52 rounds to an integer in the current rounding mode, as
- * lrint() does, exactly for any |v| < 2^51 -- where doubles are evaluated
+ * lrint() does, exactly for 0 <= v < 2^52 -- where doubles are evaluated
  * in double (FLT_EVAL_METHOD 0: SSE2, NEON, ...; not the x87).
  */
 static inline int sample_round(double v)
@@ -279,8 +280,10 @@ static int keep_inside(const void *arg, int rx, int ry, int rw, int rh)
 	return rising | falling << 1;
 }
 
+static int scan_offset(int scan);
+
 static int add_candidates(const struct facedet_ctx *ctx, int n, const struct rotation *rt,
-			  int offset, struct candidate *cand, int ncand)
+			  int scan, struct candidate *cand, int ncand)
 {
 	int i;
 
@@ -294,8 +297,9 @@ static int add_candidates(const struct facedet_ctx *ctx, int n, const struct rot
 		c->cx = x;
 		c->cy = y;
 		c->size = (r->w + r->h) / 2.0;
-		c->angle = offset;
+		c->angle = scan_offset(scan);
 		c->hits = r->hits;
+		c->scans = 1u << scan;
 	}
 	return ncand;
 }
@@ -346,22 +350,42 @@ static int merge_candidates(struct candidate *cand, int n)
 			cand[j].size += c->size * c->hits;
 			cand[j].angle += c->angle * c->hits;
 			cand[j].hits += c->hits;
+			cand[j].scans |= c->scans;
 		}
 	}
 	return out;
 }
 
+/* Merged candidates, most hits first; ties by position, size, angle. */
+static int cmp_merged(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+	double kx[4] = { x->cy / x->hits, x->cx / x->hits, x->size / x->hits, x->angle / x->hits };
+	double ky[4] = { y->cy / y->hits, y->cx / y->hits, y->size / y->hits, y->angle / y->hits };
+	int i;
+
+	if (x->hits != y->hits)
+		return x->hits < y->hits ? 1 : -1;
+	for (i = 0; i < 4; i++)
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
+	return 0;
+}
+
 /*
- * One face kept twice: a box from another scan around a face already kept,
- * too far off or too different in size for merge_candidates() (typically a
- * larger tilted box from a +-20 degree scan around an upright face).  Drop
- * a candidate whose box lies at least half inside the box of one with more
- * hits kept before it.  The boxes are the candidates' upright squares.
+ * One face kept twice: a larger box from another scan around a face kept
+ * already (typically a tilted box from a +-20 degree scan around a face
+ * found upright), too far off or too large for merge_candidates() to join.
+ * A candidate is dropped when one with more hits has a box no larger that
+ * lies at least half inside its own, and it was found by a scan that one
+ * was not.  The boxes are the candidates' upright squares; the candidates
+ * are taken most hits first, so the result does not depend on their order.
  */
 static int suppress_overlaps(struct candidate *cand, int n)
 {
 	int i, j, out = 0;
 
+	qsort(cand, n, sizeof(*cand), cmp_merged);
 	for (i = 0; i < n; i++) {
 		const struct candidate *c = &cand[i];
 		double cs = c->size / c->hits, cx = c->cx / c->hits, cy = c->cy / c->hits;
@@ -371,9 +395,9 @@ static int suppress_overlaps(struct candidate *cand, int n)
 			double ks = k->size / k->hits, kx = k->cx / k->hits, ky = k->cy / k->hits;
 			double w = fmin(cx + cs / 2, kx + ks / 2) - fmax(cx - cs / 2, kx - ks / 2);
 			double h = fmin(cy + cs / 2, ky + ks / 2) - fmax(cy - cs / 2, ky - ks / 2);
-			double small = fmin(cs, ks);
 
-			if (k->hits > c->hits && w > 0 && h > 0 && w * h >= 0.5 * small * small)
+			if (k->hits > c->hits && ks <= cs && (c->scans & ~k->scans) &&
+			    w > 0 && h > 0 && w * h >= 0.5 * ks * ks)
 				break;
 		}
 		if (j == out)
@@ -596,7 +620,7 @@ int facedet_merge(struct facedet_ctx *ctx, const struct facedet_plan *plan,
 		ctx->stats.raw_hits += n;
 		n = fd_group(ctx, n, min_neighbors);
 		ctx->stats.groups += n;
-		ncand = add_candidates(ctx, n, deg ? &rt : NULL, scan_offset(s), cand, ncand);
+		ncand = add_candidates(ctx, n, deg ? &rt : NULL, s, cand, ncand);
 	}
 
 	ncand = merge_candidates(cand, ncand);
