@@ -114,20 +114,28 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
     [OMAP4_FDIF_FAULT_LOST_IRQ] = "lost-irq",
 };
 
+/* One worker thread of a job: which job, and which of its contexts. */
+typedef struct Omap4FdifSlice {
+    Omap4FdifJob *job;
+    unsigned int index;
+} Omap4FdifSlice;
+
 /*
  * One detection on the thread pool, cut into the units of @plan and run by
  * @nthreads workers, each on its own context. The workers touch only this:
  * they take units in turn from @next_unit and leave each unit's output in
- * its part; the main loop merges the parts in plan order, so the result
- * does not depend on the number of workers or on which ran what. @abort is
- * set (atomically) by the main loop when it discards the job.
+ * its part; the last one out merges the parts in plan order, so the result
+ * does not depend on the number of workers or on which ran what, and the
+ * merge (its cost grows with the picture's hits) stays off the BQL.
+ * @abort is set (atomically) by the main loop when it discards the job.
  */
 struct Omap4FdifJob {
     Omap4FdifState *s;
     uint64_t generation;
     bool abort;
     unsigned int nthreads;
-    unsigned int running;       /* workers not done yet (main loop only) */
+    unsigned int running;       /* completions to come (main loop only) */
+    unsigned int unfinished;    /* atomic: workers still in the job */
     unsigned int next_unit;     /* atomic */
     int err;                    /* atomic: a unit's first error */
     struct facedet_ctx *ctx[OMAP4_FDIF_MAX_THREADS];  /* [0] merges */
@@ -480,7 +488,8 @@ static int omap4_fdif_should_abort(void *opaque)
 
 /*
  * Runs on a thread-pool worker, without the BQL: touches only its job and
- * its own context. Takes the job's units in turn until none is left.
+ * its own context. Takes the job's units in turn until none is left (or
+ * one failed, or the job was discarded); the last worker out merges.
  */
 static int omap4_fdif_worker(void *opaque)
 {
@@ -489,48 +498,69 @@ static int omap4_fdif_worker(void *opaque)
     unsigned int unit;
     int r;
 
-    while ((unit = qatomic_fetch_inc(&job->next_unit)) < job->plan.nunits) {
+    while (!qatomic_read(&job->err) && !qatomic_read(&job->abort) &&
+           (unit = qatomic_fetch_inc(&job->next_unit)) < job->plan.nunits) {
         r = facedet_run_unit(job->ctx[slice->index], job->picture,
                              OMAP4_FDIF_PIC_WIDTH, &job->plan, unit,
                              job->part[unit]);
         if (r < 0) {
             qatomic_cmpxchg(&job->err, 0, r);
-            break;
         }
+    }
+    /* every other worker has left its context, ctx[0] too */
+    if (qatomic_fetch_dec(&job->unfinished) == 1) {
+        r = qatomic_read(&job->err);
+        if (!r && qatomic_read(&job->abort)) {
+            r = -ECANCELED;     /* dropped anyway: no merge */
+        }
+        job->nfaces = r ? r : facedet_merge(job->ctx[0], &job->plan,
+                                            job->part, job->faces);
     }
     return 0;
 }
 
 static void omap4_fdif_worker_done(void *opaque, int ret);
 
-/* Plan @job and get what its workers need; false if out of memory. */
-static bool omap4_fdif_prepare(Omap4FdifState *s, Omap4FdifJob *job)
+/*
+ * Plan @job and get what its workers need: 0, -ENOMEM, or the detector's
+ * refusal of the plan (the registers were checked at RUN, so none is
+ * expected).
+ */
+static int omap4_fdif_prepare(Omap4FdifState *s, Omap4FdifJob *job)
 {
     unsigned int i, bands = MIN(s->threads, FACEDET_MAX_BANDS);
+    int r;
 
-    job->nthreads = s->threads;
+    job->ctx[0] = omap4_fdif_get_ctx(s);
+    if (!job->ctx[0]) {
+        return -ENOMEM;
+    }
+    r = facedet_plan_init(job->ctx[0], OMAP4_FDIF_PIC_WIDTH,
+                          OMAP4_FDIF_PIC_HEIGHT, &job->params, bands,
+                          &job->plan);
+    if (r) {
+        return r;
+    }
+    /* no more workers (and contexts) than units */
+    job->nthreads = MAX(1, MIN(s->threads, job->plan.nunits));
     for (i = 0; i < job->nthreads; i++) {
-        job->ctx[i] = omap4_fdif_get_ctx(s);
-        if (!job->ctx[i]) {
-            return false;
+        if (i) {
+            job->ctx[i] = omap4_fdif_get_ctx(s);
+            if (!job->ctx[i]) {
+                return -ENOMEM;
+            }
         }
         facedet_ctx_set_abort(job->ctx[i], omap4_fdif_should_abort, job);
         job->slice[i].job = job;
         job->slice[i].index = i;
     }
-    /* the registers were checked at RUN: only the detector can refuse */
-    job->err = facedet_plan_init(job->ctx[0], OMAP4_FDIF_PIC_WIDTH,
-                                 OMAP4_FDIF_PIC_HEIGHT, &job->params, bands,
-                                 &job->plan);
-    for (i = 0; i < job->plan.nunits && !job->err; i++) {
+    for (i = 0; i < job->plan.nunits; i++) {
         job->part[i] = facedet_part_new();
         if (!job->part[i]) {
-            return false;
+            return -ENOMEM;
         }
     }
-    /* no more workers than units */
-    job->nthreads = MAX(1, MIN(job->nthreads, job->plan.nunits));
-    return true;
+    return 0;
 }
 
 /* Hand @job to the thread pool: its workers are the device's only ones. */
@@ -538,18 +568,22 @@ static void omap4_fdif_submit(Omap4FdifState *s, Omap4FdifJob *job)
 {
     ThreadPool *pool = aio_get_thread_pool(qemu_get_aio_context());
     unsigned int i;
+    int r;
 
     assert(!s->worker);
-    if (!omap4_fdif_prepare(s, job)) {
+    r = omap4_fdif_prepare(s, job);
+    if (r) {
         omap4_fdif_put_job(job);
         omap4_fdif_drop_jobs(s);
         s->model_done = false;
         timer_del(&s->timer);
-        omap4_fdif_error(s, "out of memory for the detector");
+        omap4_fdif_error(s, r == -ENOMEM ? "out of memory for the detector" :
+                         "the detector refused the job");
         return;
     }
     s->worker = job;
     job->running = job->nthreads;
+    job->unfinished = job->nthreads;
     s->workers = job->nthreads;
     trace_omap4_fdif_workers(job->nthreads, job->plan.nunits);
     for (i = 0; i < job->nthreads; i++) {
@@ -560,8 +594,9 @@ static void omap4_fdif_submit(Omap4FdifState *s, Omap4FdifJob *job)
 
 /*
  * Start the detector for the active job on s->picture and the frozen
- * parameter registers. If a discarded job's worker is still running (it
- * has been told to stop), the new one waits for it: one worker at a time.
+ * parameter registers. If a discarded job's workers are still running
+ * (they have been told to stop), the new job waits for them: one job's
+ * workers at a time.
  */
 static void omap4_fdif_start_worker(Omap4FdifState *s)
 {
@@ -589,7 +624,10 @@ static void omap4_fdif_start_worker(Omap4FdifState *s)
     omap4_fdif_submit(s, job);
 }
 
-/* Back in the main loop, with the BQL: one of the job's workers is done. */
+/*
+ * Back in the main loop, with the BQL: one of the job's workers is done.
+ * Once all are (and so have returned), the job's result is complete.
+ */
 static void omap4_fdif_worker_done(void *opaque, int ret)
 {
     Omap4FdifSlice *slice = opaque;
@@ -614,9 +652,7 @@ static void omap4_fdif_worker_done(void *opaque, int ret)
         }
         return;
     }
-    job->nfaces = job->err ? job->err :
-        facedet_merge(job->ctx[0], &job->plan, job->part, job->faces);
-    s->result = job;
+    s->result = job;    /* the last worker merged it */
     omap4_fdif_try_complete(s);
 }
 
@@ -1101,8 +1137,8 @@ static void omap4_fdif_realize(DeviceState *dev, Error **errp)
     int ret;
 
     if (s->threads < 1 || s->threads > OMAP4_FDIF_MAX_THREADS) {
-        error_setg(errp, "%s: threads must be 1..%d", TYPE_OMAP4_FDIF,
-                   OMAP4_FDIF_MAX_THREADS);
+        error_setg(errp, "threads=%" PRIu32 " out of range (1..%d)",
+                   s->threads, OMAP4_FDIF_MAX_THREADS);
         return;
     }
     if (!s->model_path) {
@@ -1143,7 +1179,7 @@ static void omap4_fdif_unrealize(DeviceState *dev)
     GSList *l;
 
     omap4_fdif_cancel(s);
-    /* the worker was told to stop: wait for it, it uses our context */
+    /* the workers were told to stop: wait for them, they use our contexts */
     while (s->worker) {
         aio_poll(qemu_get_aio_context(), true);
     }

@@ -866,14 +866,13 @@ static GByteArray *job_output(QTestState *qts)
 
 /*
  * The job split across 1..8 host threads: every register and byte of the
- * work area the same as on one thread, for every direction; while it runs,
- * no more workers than threads. Bad thread counts are refused.
+ * work area the same as on one thread, for every direction, and as many
+ * detector contexts made as threads (the job was split).
  */
 static void test_threads(void)
 {
     static const char *const pics[] = { "astronaut", "lfw-60", "hopper" };
     static const unsigned int threads[] = { 1, 2, 3, 8 };
-    g_autofree char *err = NULL;
     int p, d, t;
 
     for (p = 0; p < G_N_ELEMENTS(pics); p++) {
@@ -892,21 +891,22 @@ static void test_threads(void)
                     g_strdup_printf("frame-time-us=0,threads=%u", threads[t]);
                 QTestState *qts = start(opts);
                 g_autoptr(GByteArray) out = NULL;
-                int64_t workers;
+                int64_t contexts;
 
                 qtest_memwrite(qts, PIC_ADDR, pic, W * H);
                 qtest_memset(qts, WORK_ADDR, 0, WORK_HDR + 256 * WORK_REC);
                 program(qts, PIC_ADDR, WORK_ADDR);
                 wr(qts, FD_DCOND, d << 2);
                 wr(qts, FD_CTRL, CTRL_RUN);
-                workers = qom_get_int(qts, "workers");
-                g_assert_cmpint(workers, <=, threads[t]);
                 g_assert_true(wait_event(qts, FINISH | ERR));
                 g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, FINISH);
+                /* the job really was split: one context per worker */
+                contexts = qom_get_int(qts, "contexts");
+                g_assert_cmpint(contexts, ==, threads[t]);
                 out = job_output(qts);
-                g_test_message("%s dir %d threads %u: DNUM %u, %d workers "
-                               "seen", pics[p], d, threads[t],
-                               rd(qts, FD_DNUM), (int)workers);
+                g_test_message("%s dir %d threads %u: DNUM %u, %d contexts",
+                               pics[p], d, threads[t], rd(qts, FD_DNUM),
+                               (int)contexts);
                 if (!first) {
                     first = g_steal_pointer(&out);
                 } else {
@@ -917,14 +917,24 @@ static void test_threads(void)
             }
         }
     }
+}
 
-    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
-                             "-device omap4-fdif,threads=0", &err), !=, 0);
-    g_assert_nonnull(strstr(err, "threads must be 1..8"));
-    g_clear_pointer(&err, g_free);
-    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
-                             "-device omap4-fdif,threads=9", &err), !=, 0);
-    g_assert_nonnull(strstr(err, "threads must be 1..8"));
+/* A thread count out of 1..8 is refused at -device, with a message. */
+static void test_threads_bad(void)
+{
+    static const char *const bad[] = { "0", "9", "4294967295" };
+    int i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *err = NULL;
+        g_autofree char *args =
+            g_strdup_printf("-machine virt -accel qtest "
+                            "-device omap4-fdif,threads=%s", bad[i]);
+
+        g_assert_cmpint(run_qemu(args, &err), !=, 0);
+        g_test_message("%s", err);
+        g_assert_nonnull(strstr(err, "out of range (1..8)"));
+    }
 }
 
 static void test_bad_model(void)
@@ -1017,7 +1027,7 @@ static void test_run_srst_storm(void)
 
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     program(qts, PIC_ADDR, WORK_ADDR);
-    g_assert_cmphex(run_job(qts), ==, FINISH);  /* warm up: one context */
+    g_assert_cmphex(run_job(qts), ==, FINISH);  /* warm up: one job's contexts */
     rss0 = proc_status(pid, "VmRSS");
     threads0 = proc_status(pid, "Threads");
     for (i = 1; i <= 10000; i++) {
@@ -1072,7 +1082,8 @@ static void test_run_after_srst(void)
         return;
     }
     g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
-    qts = start("frame-time-us=0,threads=2");
+    /* 8 workers: the new job waits for 8 completions of the old one */
+    qts = start("frame-time-us=0,threads=8");
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     program(qts, PIC_ADDR, WORK_ADDR);
     for (i = 1; i <= 3; i++) {
@@ -1080,7 +1091,7 @@ static void test_run_after_srst(void)
         wr(qts, FD_CTRL, CTRL_SRST);
         /* one job's workers at most: the discarded one's, if not stopped */
         waited += !!qom_get_int(qts, "workers");
-        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 2);
+        g_assert_cmpint(qom_get_int(qts, "workers"), <=, 8);
         g_assert_cmphex(run_job(qts), ==, FINISH);
         g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
         check_faces(qts, 1, &t, 1);
@@ -1905,6 +1916,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/hdshk-busy", test_hdshk_busy);
     qtest_add_func("/omap4-fdif/frame-time-zero", test_frame_time_zero);
     qtest_add_func("/omap4-fdif/threads", test_threads);
+    qtest_add_func("/omap4-fdif/threads-bad", test_threads_bad);
 
     return g_test_run();
 }

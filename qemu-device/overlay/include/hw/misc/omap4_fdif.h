@@ -41,12 +41,6 @@ typedef struct Omap4FdifFace {
 
 typedef struct Omap4FdifJob Omap4FdifJob;
 
-/* One worker thread of a job: which job, and which of its contexts. */
-typedef struct Omap4FdifSlice {
-    Omap4FdifJob *job;
-    unsigned int index;
-} Omap4FdifSlice;
-
 /*
  * Host threads one job may use ("threads" property), each with its own
  * detector context (~1.9 MB); as many idle contexts are kept for reuse.
@@ -90,7 +84,7 @@ struct Omap4FdifState {
     uint64_t generation;    /* bumped by resets: stale workers are dropped */
     Omap4FdifJob *worker;   /* the job on the thread pool (its workers) */
     Omap4FdifJob *pending;  /* the active job, waiting for a stale worker */
-    Omap4FdifJob *result;   /* the active job's worker, finished */
+    Omap4FdifJob *result;   /* the active job, its workers finished */
     bool need_worker;       /* busy, but no worker yet (after migration) */
     bool job_loaded;        /* the "job" subsection came with the state */
     bool reread_picture;    /* ... it did not: read the picture again */
