@@ -474,7 +474,22 @@ static const struct drm_sched_backend_ops fdif_sched_ops = {
 
 static void fdif_sched_fini(struct drm_device *drm, void *arg)
 {
-	drm_sched_fini(&to_fdif_device(drm)->sched);
+	struct drm_gpu_scheduler *sched = &to_fdif_device(drm)->sched;
+	struct drm_sched_job *s_job, *tmp;
+
+	drm_sched_fini(sched);
+	/*
+	 * 6.12's drm_sched_fini() stops the free work and leaves the jobs
+	 * still on the pending list to the driver. This runs when the last
+	 * reference to the unplugged device goes: every such job has ended
+	 * (fdif_job_abort_active() ended the one on the hardware), only its
+	 * free work had not run yet.
+	 */
+	list_for_each_entry_safe(s_job, tmp, &sched->pending_list, list) {
+		drm_WARN_ON(drm, !dma_fence_is_signaled(&s_job->s_fence->finished));
+		list_del_init(&s_job->list);
+		fdif_free_job(s_job);
+	}
 }
 
 /**
