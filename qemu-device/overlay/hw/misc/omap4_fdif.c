@@ -134,7 +134,6 @@ struct Omap4FdifJob {
     uint64_t generation;
     bool abort;
     unsigned int nthreads;
-    unsigned int running;       /* completions to come (main loop only) */
     unsigned int unfinished;    /* atomic: workers still in the job */
     unsigned int next_unit;     /* atomic */
     int err;                    /* atomic: a unit's first error */
@@ -582,7 +581,6 @@ static void omap4_fdif_submit(Omap4FdifState *s, Omap4FdifJob *job)
         return;
     }
     s->worker = job;
-    job->running = job->nthreads;
     job->unfinished = job->nthreads;
     s->workers = job->nthreads;
     trace_omap4_fdif_workers(job->nthreads, job->plan.nunits);
@@ -634,9 +632,9 @@ static void omap4_fdif_worker_done(void *opaque, int ret)
     Omap4FdifJob *job = slice->job;
     Omap4FdifState *s = job->s;
 
-    assert(s->worker == job && job->running && s->workers);
-    s->workers--;
-    if (--job->running) {
+    /* s->workers counts the completions to come: one job is on the pool */
+    assert(s->worker == job && s->workers);
+    if (--s->workers) {
         return;
     }
     s->worker = NULL;
