@@ -1,5 +1,6 @@
 #!/bin/bash
-# Static checks of the driver: checkpatch --strict on every file, a W=1
+# Static checks of the driver: checkpatch --strict on every file (and on
+# the test module igt-tests/kmod/fdif_delay.c), a W=1
 # build with sparse (C=2), kernel-doc -Wall on the uAPI header and the
 # driver, and make dt_binding_check (dt-schema, yamllint) on the DT
 # binding. Prints TAP on stdout (one test a check);
@@ -15,6 +16,8 @@ ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
 cd "$KDIR"
 files=(drivers/accel/fdif/*.[ch] include/uapi/drm/fdif_accel.h)
 [ -f "${files[0]}" ] || die "no driver sources in $KDIR"
+# and the stress suite's test module, kernel code too
+files+=(../igt-tests/kmod/fdif_delay.c)
 n=0 fail=0
 
 report() { # report NAME OUTPUT

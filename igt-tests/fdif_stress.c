@@ -73,7 +73,12 @@ static int bos_back_to(long long base, int ms)
 	return stat_value("bos") == base;
 }
 
-static int fence_wait(int fd, int64_t ns)
+/*
+ * Wait up to @ns for the sync_file @fd: its status (1 signalled, or the
+ * error), or -ETIME; *@ts (if not NULL) gets when it signalled, in
+ * CLOCK_MONOTONIC ns.
+ */
+static int fence_wait_ts(int fd, int64_t ns, uint64_t *ts)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	struct sync_fence_info info = { 0 };
@@ -84,7 +89,14 @@ static int fence_wait(int fd, int64_t ns)
 		return -ETIME;
 	if (ioctl(fd, SYNC_IOC_FILE_INFO, &file))
 		return -errno;
+	if (ts)
+		*ts = info.timestamp_ns;
 	return file.status;
+}
+
+static int fence_wait(int fd, int64_t ns)
+{
+	return fence_wait_ts(fd, ns, NULL);
 }
 
 FIXTURE(stress) {
@@ -373,18 +385,31 @@ static int reload_driver(unsigned int timeout_ms)
 	return wait_node(1) ? 0 : -1;
 }
 
+#define DELAY_KO	"/lib/fdif-test/fdif_delay.ko"
+#define DELAY_PARAMS	"/sys/module/fdif_delay/parameters/"
+
 FIXTURE_SETUP(short_timeout)
 {
+	/* a test killed at its time limit left it loaded */
+	if (!access(DELAY_PARAMS, F_OK) && system("rmmod fdif_delay"))
+		TH_LOG("could not unload a leftover fdif_delay");
 	if (access("/dev/accel/accel0", F_OK))
 		SKIP(return, "no fdif device");
 	if (!fdif_emu_available())
 		SKIP(return, "no emulated FDIF with test registers");
 }
 
-FIXTURE_TEARDOWN(short_timeout)
+/*
+ * In the parent, once the test's process is gone (ended, failed an
+ * assertion or killed at its time limit): its files and mappings no longer
+ * pin the module, so the reload below cannot be refused.
+ */
+FIXTURE_TEARDOWN_PARENT(short_timeout)
 {
 	if (!fdif_emu_available())
 		return;
+	if (!access(DELAY_PARAMS, F_OK) && system("rmmod fdif_delay"))
+		TH_LOG("could not unload fdif_delay");
 	fdif_emu_inject(FDIF_FAULT_NONE, 0);
 	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
 	/* a bound device again, with the usual timeout */
@@ -412,6 +437,45 @@ static int check_outcome(struct __test_metadata *_metadata, int st,
 }
 
 /*
+ * A new file with the astronaut in @jb (one picture and work area) and a
+ * result BO for each of @n jobs in @res: the file's fd.
+ */
+static int open_for_round(struct __test_metadata *_metadata, struct fdif_job_bos *jb,
+			  struct fdif_bo *res, int n)
+{
+	int fd = fdif_open(), i;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, jb));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, fdif_bo_new(fd, jb->caps.layout.size, &res[i]));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", jb->pic.map));
+	return fd;
+}
+
+/*
+ * @n jobs on the picture of @jb, around the face, each with its own result
+ * BO (filled with 0xa5 first) and an out-fence: their fds and seqnos.
+ */
+static void submit_round(struct __test_metadata *_metadata, int fd, struct fdif_job_bos *jb,
+			 struct fdif_bo *res, int n, int *fences, uint64_t *seqnos)
+{
+	struct drm_fdif_job job;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(res[i].map, 0xa5, res[i].size);
+		fdif_job_init(&job, jb);
+		job.result_handle = res[i].handle;
+		job.roi = face_roi;
+		job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_submit_one(fd, &job));
+		fences[i] = job.fence_fd;
+		seqnos[i] = job.seqno;
+	}
+}
+
+/*
  * Jobs that end right when their timer fires (issue 11, 1): the timeout
  * handler then sees a job whose interrupt has just come, while the next
  * job may already be on the hardware. Each job must either finish with the
@@ -425,16 +489,9 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	int fd, round, i, fences[RACE_JOBS], ok = 0, timedout = 0;
 	uint64_t seqnos[RACE_JOBS];
 	uint32_t area = face_roi.width * face_roi.height;
-	struct drm_fdif_job job;
 
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
-	fd = fdif_open();
-	ASSERT_GE(fd, 0);
-	/* one picture and work area, a result BO a job */
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &jb));
-	for (i = 0; i < RACE_JOBS; i++)
-		ASSERT_EQ(0, fdif_bo_new(fd, jb.caps.layout.size, &res[i]));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", jb.pic.map));
+	fd = open_for_round(_metadata, &jb, res, RACE_JOBS);
 	ASSERT_GT(area, 0);
 
 	for (round = 0; round < ROUNDS; round++) {
@@ -442,16 +499,7 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 		uint64_t job_us = TIMEOUT_MS * 1000 + ((round % 43) - 21) * 200;
 
 		ASSERT_EQ(0, fdif_emu_frame_time(job_us * FDIF_PIC_SIZE / area));
-		for (i = 0; i < RACE_JOBS; i++) {
-			memset(res[i].map, 0xa5, res[i].size);
-			fdif_job_init(&job, &jb);
-			job.result_handle = res[i].handle;
-			job.roi = face_roi;
-			job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-			ASSERT_EQ(0, fdif_submit_one(fd, &job));
-			fences[i] = job.fence_fd;
-			seqnos[i] = job.seqno;
-		}
+		submit_round(_metadata, fd, &jb, res, RACE_JOBS, fences, seqnos);
 		for (i = 0; i < RACE_JOBS; i++) {
 			int st = fence_wait(fences[i], WAIT_NS);
 
@@ -470,6 +518,124 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	       ROUNDS * RACE_JOBS, TIMEOUT_MS, TIMEOUT_MS, ok, timedout,
 	       stat_value("missed_irqs"), stat_value("timeouts"));
 	for (i = 0; i < RACE_JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, &jb);
+	close(fd);
+}
+
+static long read_long(const char *path)
+{
+	long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+#define MAX_STALLS	64
+
+/* fdif_delay's log of stalls ("start end" in ns a line); how many, or -1 */
+static int read_stalls(uint64_t start[MAX_STALLS], uint64_t end[MAX_STALLS])
+{
+	FILE *f = fopen(DELAY_PARAMS "stalls", "r");
+	unsigned long long s0, e0;
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (n < MAX_STALLS && fscanf(f, "%llu %llu", &s0, &e0) == 2) {
+		start[n] = s0;
+		end[n++] = e0;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * The same race (issue 11, 1), held open. The test module fdif_delay
+ * stalls the timeout handler's entry, after drm_sched_job_timedout() has
+ * taken job A off the pending list, for longer than a job takes: A's
+ * interrupt comes meanwhile, its fence signals and the scheduler starts
+ * job B. Without the stall that window is a few microseconds, which
+ * timeout_at_completion does not hit. The handler must leave the job on
+ * the hardware alone: a drm_sched_stop()/drm_sched_start() there cancels
+ * it (-ECANCELED) while it runs, and its interrupt then writes into the
+ * freed job. A job (60 ms) outlasts its timer (40 ms) but not the stall
+ * (100 ms), so a fixed handler always finds its job ended, while six
+ * jobs a round keep one on the hardware when the stall ends. The module's
+ * log of stalls and the fences' timestamps show that the window was hit:
+ * a job signalled during a stall and the next one ended after it.
+ */
+TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
+{
+	enum { TIMEOUT_MS = 40, JOB_MS = 60, STALL_MS = 100, JOBS = 6, ROUNDS = 6 };
+	uint64_t ts[ROUNDS][JOBS], st_start[MAX_STALLS], st_end[MAX_STALLS];
+	struct fdif_bo res[JOBS];
+	struct fdif_job_bos jb;
+	int fd, round, i, k, fences[JOBS], ok = 0, timedout = 0, nstalls, raced = 0;
+	uint64_t seqnos[JOBS];
+	uint32_t area = face_roi.width * face_roi.height;
+	char cmd[160];
+
+	/* the next job must be able to start while one CPU is stalled */
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_timedout_job owner=fdif delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+	fd = open_for_round(_metadata, &jb, res, JOBS);
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+
+	for (round = 0; round < ROUNDS; round++) {
+		submit_round(_metadata, fd, &jb, res, JOBS, fences, seqnos);
+		for (i = 0; i < JOBS; i++) {
+			int st = fence_wait_ts(fences[i], WAIT_NS, &ts[round][i]);
+
+			close(fences[i]);
+			/*
+			 * Done with the face; -ETIMEDOUT only if the host was
+			 * so slow that a job outlasted the stall. Never
+			 * cancelled.
+			 */
+			ASSERT_TRUE(st == 1 || st == -ETIMEDOUT)
+				TH_LOG("round %d job %d: fence status %d", round, i, st);
+			if (!check_outcome(_metadata, st, res[i].map, seqnos[i], &ok))
+				timedout++;
+		}
+		/*
+		 * Let the stalled handler (and a second run of the timeout
+		 * work queued meanwhile) end, so that the next round's first
+		 * job times out on its own.
+		 */
+		usleep((2 * STALL_MS + 2 * TIMEOUT_MS) * 1000);
+	}
+	ASSERT_TRUE(all_accounted(5000));
+	nstalls = read_stalls(st_start, st_end);
+	ASSERT_GE(nstalls, ROUNDS);
+	/* a round hit the window if a job ended inside a stall and the next after it */
+	for (round = 0; round < ROUNDS; round++) {
+		int hit = 0;
+
+		for (k = 0; k < nstalls && !hit; k++)
+			for (i = 0; i + 1 < JOBS && !hit; i++)
+				hit = ts[round][i] > st_start[k] && ts[round][i] < st_end[k] &&
+				      ts[round][i + 1] > st_end[k];
+		raced += hit;
+	}
+	TH_LOG("%d jobs of %d ms with timeout_ms=%d, handler stalled %d ms %ld times, "
+	       "%d of %d rounds in the window: %d found the face, %d timed out",
+	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, read_long(DELAY_PARAMS "hits"),
+	       raced, ROUNDS, ok, timedout);
+	/* by design every round; TCG's timing may spoil some, not most */
+	ASSERT_GE(raced, ROUNDS / 2);
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	for (i = 0; i < JOBS; i++)
 		fdif_bo_free(fd, &res[i]);
 	fdif_job_bos_free(fd, &jb);
 	close(fd);

@@ -102,6 +102,15 @@ rm -rf "$root/pkg"
 cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
 make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+# the stress suite's test module (stalls a function's entry), built
+# out of tree against the debug kernel (the one with function tracing)
+kmod="$FDIF_BUILD/guest-kmod-debug"
+if [ -n "$debug" ]; then
+	mkdir -p "$kmod" "$root/lib/fdif-test"
+	rsync -r --checksum "$FDIF_ROOT/igt-tests/kmod/" "$kmod/"
+	make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		M="$kmod" W=1 modules >/dev/null
+fi
 # every program the guest runs; a missing one is an error, not a skip
 guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
@@ -113,6 +122,7 @@ done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
 mkdir -p "$root/stress"
 guest_file "$tb/fdif_stress" "$root/stress/"
+[ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too
 for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
 	guest_file "$tb/$t" "$root/stress/"
