@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -15,6 +16,7 @@
 #include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
 #include <linux/sync_file.h>
+#include <linux/videodev2.h>
 
 #include "kselftest_harness.h"
 #include "fdif_test.h"
@@ -1053,6 +1055,31 @@ static int cma_heap_alloc(size_t len)
 }
 
 /*
+ * The fixture's job on the picture at @offset / @stride in the dma-buf
+ * @buf, imported: the astronaut's face must be found. The import has no
+ * mmap offset of ours (the CPU maps it through its exporter), and once
+ * the job has read it, it is idle and still ours to close.
+ */
+static void job_on_import(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
+			  int buf, uint32_t offset, uint32_t stride)
+{
+	struct drm_prime_handle imp = { .fd = buf };
+	uint64_t off;
+
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	EXPECT_EQ(-EINVAL, fdif_bo_mmap_offset(self->fd, imp.handle, &off));
+	self->job.picture.planes[0].handle = imp.handle;
+	self->job.picture.planes[0].offset = offset;
+	self->job.picture.planes[0].stride = stride;
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+	ASSERT_EQ(0, wait_result(self->fd, &self->j));
+	EXPECT_EQ(self->job.seqno, result_of(&self->j)->seqno);
+	check_astronaut(_metadata, result_of(&self->j));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, imp.handle, 0));
+	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+}
+
+/*
  * A picture in another exporter's buffer (a CMA dma-heap, as a camera's
  * contiguous frame would be): imported without a copy, read by the
  * device, its face found. The CPU writes it through the dma-buf's own
@@ -1061,7 +1088,6 @@ static int cma_heap_alloc(size_t len)
 TEST_F(job, picture_from_foreign_dmabuf)
 {
 	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE };
-	struct drm_prime_handle imp = { 0 };
 	size_t len = FDIF_PIC_SIZE + 4096;
 	void *map;
 	int buf = cma_heap_alloc(len);
@@ -1075,19 +1101,142 @@ TEST_F(job, picture_from_foreign_dmabuf)
 	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE;
 	ASSERT_EQ(0, ioctl(buf, DMA_BUF_IOCTL_SYNC, &sync));
 
-	imp.fd = buf;
-	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
-	self->job.picture.planes[0].handle = imp.handle;
-	self->job.picture.planes[0].offset = 4096;
-	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
-	ASSERT_EQ(0, wait_result(self->fd, &self->j));
-	EXPECT_EQ(self->job.seqno, result_of(&self->j)->seqno);
-	check_astronaut(_metadata, result_of(&self->j));
-	/* the job read the imported BO: it is idle again, and still ours to close */
-	EXPECT_EQ(0, fdif_bo_wait(self->fd, imp.handle, 0));
-	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+	job_on_import(_metadata, self, buf, 4096, FDIF_W);
 	munmap(map, len);
 	close(buf);
+}
+
+/*
+ * vivid's video capture node, opened, or -errno. Loads vivid with
+ * dma-contig buffers if it is not loaded; if it is, it must have them.
+ */
+static int vivid_open(void)
+{
+	char path[300], alloc[16] = "";
+	struct dirent *de;
+	int fd = -ENOENT;
+	FILE *f;
+	DIR *d;
+
+	if (access("/sys/module/vivid", F_OK) &&
+	    system("modprobe vivid n_devs=1 node_types=0x1 allocators=1 2>/dev/null"))
+		return -ENODEV;
+	/* the first instance's allocator: 1 is dma-contig (0, vmalloc, cannot be imported) */
+	f = fopen("/sys/module/vivid/parameters/allocators", "r");
+	if (!f)
+		return -errno;
+	if (!fgets(alloc, sizeof(alloc), f))
+		alloc[0] = 0;
+	fclose(f);
+	if (alloc[0] != '1')
+		return -EMEDIUMTYPE;
+	d = opendir("/sys/class/video4linux");
+	if (!d)
+		return -errno;
+	while (fd < 0 && (de = readdir(d))) {
+		struct v4l2_capability cap = { 0 };
+		int v;
+
+		if (strncmp(de->d_name, "video", 5))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		v = open(path, O_RDWR | O_CLOEXEC);
+		if (v < 0)
+			continue;
+		if (!ioctl(v, VIDIOC_QUERYCAP, &cap) && !strcmp((char *)cap.driver, "vivid") &&
+		    (cap.device_caps & V4L2_CAP_VIDEO_CAPTURE) &&
+		    (cap.device_caps & V4L2_CAP_STREAMING))
+			fd = v;
+		else
+			close(v);
+	}
+	closedir(d);
+	return fd;
+}
+
+/*
+ * A picture in a camera driver's capture buffer: vivid (a V4L2 capture
+ * driver) allocates a 640x480 grey frame with videobuf2's dma-contig
+ * allocator and exports it with VIDIOC_EXPBUF, as a camera pipeline hands
+ * frames on. The picture sits inside the frame, from row 120: at column
+ * 160 with the frame's stride on a device that takes strides, packed
+ * (stride = width) where the format says DRM_FDIF_FORMAT_PACKED_ROWS, as
+ * on the OMAP4. The job's plane says where. The import goes through the
+ * exporter's map_dma_buf for this device; the device reads the picture
+ * from there (the fixture's own picture BO is cleared) and finds the face.
+ */
+TEST_F(job, picture_from_v4l2_capture_buffer)
+{
+	enum { X0 = 160, Y0 = 120 };
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_requestbuffers req = {
+		.count = 1, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	struct v4l2_exportbuffer exp = {
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .flags = O_RDWR | O_CLOEXEC,
+	};
+	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE };
+	int video = vivid_open(), y;
+	unsigned char *pic, *map;
+	uint32_t bpl, stride, offset;
+	size_t len;
+
+	/* the normal guest kernel leaves the media core out: it builds faster */
+	if (video == -ENODEV)
+		SKIP(return, "vivid is in the debug kernel only (CONFIG_VIDEO_VIVID)");
+	ASSERT_GE(video, 0) TH_LOG("no vivid capture node with dma-contig buffers: %d", video);
+	ASSERT_EQ(0, ioctl(video, VIDIOC_G_FMT, &fmt));
+	fmt.fmt.pix.width = 640;
+	fmt.fmt.pix.height = 480;
+	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+	fmt.fmt.pix.field = V4L2_FIELD_NONE;
+	ASSERT_EQ(0, ioctl(video, VIDIOC_S_FMT, &fmt)) TH_LOG("S_FMT: %s", strerror(errno));
+	ASSERT_EQ(V4L2_PIX_FMT_GREY, fmt.fmt.pix.pixelformat);
+	ASSERT_EQ(640, fmt.fmt.pix.width);
+	ASSERT_EQ(480, fmt.fmt.pix.height);
+	bpl = fmt.fmt.pix.bytesperline;
+	len = fmt.fmt.pix.sizeimage;
+	ASSERT_GE(bpl, 640);
+	ASSERT_GE(len, (size_t)bpl * 480);
+	ASSERT_EQ(0, ioctl(video, VIDIOC_REQBUFS, &req)) TH_LOG("REQBUFS: %s", strerror(errno));
+	ASSERT_GE(req.count, 1);
+	ASSERT_EQ(0, ioctl(video, VIDIOC_EXPBUF, &exp)) TH_LOG("EXPBUF: %s", strerror(errno));
+
+	pic = malloc(FDIF_PIC_SIZE);
+	ASSERT_NE(NULL, pic);
+	ASSERT_EQ(0, fdif_load_picture("astronaut", pic));
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, exp.fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, ioctl(exp.fd, DMA_BUF_IOCTL_SYNC, &sync));
+	if (self->j.caps.format.flags & DRM_FDIF_FORMAT_PACKED_ROWS) {
+		stride = FDIF_W;
+		offset = Y0 * bpl;
+	} else {
+		stride = bpl;
+		offset = Y0 * bpl + X0;
+	}
+	ASSERT_EQ(0, offset % self->j.caps.format.offset_align);
+	memset(map, 0x80, len);
+	for (y = 0; y < FDIF_H; y++)
+		memcpy(map + offset + (size_t)y * stride, pic + y * FDIF_W, FDIF_W);
+	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE;
+	ASSERT_EQ(0, ioctl(exp.fd, DMA_BUF_IOCTL_SYNC, &sync));
+	free(pic);
+	/* nothing of the picture anywhere but in the camera's frame */
+	memset(self->j.pic.map, 0, self->j.pic.size);
+
+	job_on_import(_metadata, self, exp.fd, offset, stride);
+	munmap(map, len);
+	close(exp.fd);
+	/*
+	 * The queue lets go of its buffers; the one exported lives on until
+	 * the import's last reference (freed with the job) goes. vivid stays
+	 * loaded: its device must outlive that buffer.
+	 */
+	req.count = 0;
+	EXPECT_EQ(0, ioctl(video, VIDIOC_REQBUFS, &req));
+	close(video);
 }
 
 TEST_F(job, many_jobs_in_order)
