@@ -80,7 +80,9 @@ main() {
 	extract_source
 	sync_new_files
 	configure
-	progress "building the arm64 kernel and modules in $KBUILD (cold: ~5 min)"
+	local eta=10	# minutes, measured cold on 2 cores (5..10; the debug kernel 14)
+	[ -n "$VARIANT" ] && eta=14
+	progress "building the arm64 kernel and modules in $KBUILD (cold: ~$eta min)"
 	make -s -C "$KSRC" O="$KBUILD" -j"$(nproc)" Image modules >&2 ||
 		die "kernel build failed"
 	make -s -C "$KSRC" O="$KBUILD" headers_install >&2 ||
