@@ -523,17 +523,28 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	close(fd);
 }
 
-static long read_long(const char *path)
+static int knob_read(const char *path, char *buf, size_t len)
 {
-	long v = -1;
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	ssize_t n;
 
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	err = errno;
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -err : -EIO;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static long long knob_value(const char *path)
+{
+	char buf[32];
+
+	return knob_read(path, buf, sizeof(buf)) ? -1 : atoll(buf);
 }
 
 #define MAX_STALLS	64
@@ -628,9 +639,9 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 				      ts[round][i + 1] > st_end[k];
 		raced += hit;
 	}
-	TH_LOG("%d jobs of %d ms with timeout_ms=%d, handler stalled %d ms %ld times, "
+	TH_LOG("%d jobs of %d ms with timeout_ms=%d, handler stalled %d ms %lld times, "
 	       "%d of %d rounds in the window: %d found the face, %d timed out",
-	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, read_long(DELAY_PARAMS "hits"),
+	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, knob_value(DELAY_PARAMS "hits"),
 	       raced, ROUNDS, ok, timedout);
 	/* by design every round; TCG's timing may spoil some, not most */
 	ASSERT_GE(raced, ROUNDS / 2);
@@ -1017,36 +1028,12 @@ static const char *const inj_knobs[] = {
 };
 #define INJ_KNOBS	(sizeof(inj_knobs) / sizeof(inj_knobs[0]))
 
-static int knob_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	err = errno;
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -err : -EIO;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* DMA-API debugging (the debug kernel's) is on: dma-api/disabled reads N. */
 static bool dma_api_on(void)
 {
 	char buf[8];
 
 	return !knob_read(DMA_API_OFF, buf, sizeof(buf)) && buf[0] == 'N';
-}
-
-static long long knob_value(const char *path)
-{
-	char buf[32];
-
-	return knob_read(path, buf, sizeof(buf)) ? -1 : atoll(buf);
 }
 
 static int knobs_write(const char *const (*kv)[2], size_t n)
