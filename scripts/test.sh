@@ -131,8 +131,9 @@ stage_guest() {
 }
 
 stage_stress() {
+	# 4 GiB: memory above the device's DMA reach (fdif_bo's import test)
 	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/stress" \
-		--debug-kernel --suite stress --timeout "$1" >/dev/null
+		--debug-kernel --suite stress --mem 4G --timeout "$1" >/dev/null
 }
 
 # --stage NAME LIMIT: run one stage (test.sh calls itself under timeout)

@@ -3,7 +3,7 @@
 #
 #   run-guest.sh [--debug-kernel] [--suite tests|stress] [--timeout S]
 #                [--share DIR] [--cmd SCRIPT] [--data]
-#                [--device-opts OPTS] [--devices N] [--out DIR]
+#                [--device-opts OPTS] [--devices N] [--mem SIZE] [--out DIR]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
@@ -15,6 +15,8 @@
 # writes TAP files into --out (default $FDIF_BUILD/guest), failing if a
 # test binary is missing, exits non-zero, crashes, or the guest splats,
 # hangs or does not finish.
+# --mem SIZE is the guest's RAM (default 1G; it starts at 1 GiB, so 4G puts
+# memory above the device's 32-bit DMA reach, for the stress suite).
 # --share DIR is mounted at /mnt in the guest (virtio-9p); --cmd runs the
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 # The test pictures go to /data in the guest for the test suites, or with
@@ -22,6 +24,7 @@
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
+mem=1G
 ndev=2
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--cmd) cmd=$2; shift ;;
 	--device-opts) devopts=$2; shift ;;
 	--devices) ndev=$2; shift ;;
+	--mem) mem=$2; shift ;;
 	--out) out=$2; shift ;;
 	--data) data=1 ;;
 	*) die "run-guest.sh: unknown option $1" ;;
@@ -40,6 +44,7 @@ while [ $# -gt 0 ]; do
 done
 
 case "$ndev" in [1-8]) ;; *) die "run-guest.sh: --devices takes 1..8" ;; esac
+case "$mem" in [1-8]G) ;; *) die "run-guest.sh: --mem takes 1G..8G" ;; esac
 
 GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
 	pkg-config)
@@ -153,7 +158,7 @@ initrd="$FDIF_BUILD/guest-initramfs.cpio.gz"
 append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000 fdif.suite=$suite"
 case "$cmd" in *' '*) die "--cmd takes one guest path (a shell script), no spaces" ;; esac
 [ -n "$cmd" ] && append+=" fdif.cmd=$cmd"
-qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m 1G -nodefaults -nographic
+qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m "$mem" -nodefaults -nographic
 	-serial stdio -no-reboot
 	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"
 	-append "$append")

@@ -6,6 +6,7 @@
  * Copyright (c) 2026 The fdif developers
  */
 
+#include <linux/device.h>
 #include <linux/dma-resv.h>
 #include <linux/sizes.h>
 
@@ -86,7 +87,13 @@ struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
  * fdif_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
  * @drm: the device
  * @attach: the dma-buf attachment
- * @sgt: its pages, which must be contiguous
+ * @sgt: its DMA mapping for the FDIF
+ *
+ * Without an IOMMU the buffer must come as one DMA segment. Segments that
+ * merely follow each other are not enough: swiotlb bounces each page
+ * beyond the device's 32-bit reach into the next free slot, so scattered
+ * pages come back looking contiguous, as copies that not every exporter
+ * keeps up to date (docs/driver.md).
  *
  * Return: the imported object (counted in the stats) or an ERR_PTR.
  */
@@ -97,6 +104,11 @@ fdif_gem_prime_import_sg_table(struct drm_device *drm,
 {
 	struct drm_gem_object *obj;
 
+	if (!device_iommu_mapped(drm->dev) && sgt->nents != 1) {
+		drm_dbg_prime(drm, "import refused: %u DMA segments, no IOMMU\n",
+			      sgt->nents);
+		return ERR_PTR(-EINVAL);
+	}
 	obj = drm_gem_dma_prime_import_sg_table(drm, attach, sgt);
 	if (!IS_ERR(obj))
 		fdif_bo_count(obj);
