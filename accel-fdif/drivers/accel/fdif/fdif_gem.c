@@ -6,7 +6,7 @@
  * Copyright (c) 2026 The fdif developers
  */
 
-#include <linux/device.h>
+#include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/sizes.h>
 
@@ -89,13 +89,14 @@ struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
  * @attach: the dma-buf attachment
  * @sgt: its DMA mapping for the FDIF
  *
- * Without an IOMMU the buffer must come as one DMA segment. Segments that
- * merely follow each other are not enough: swiotlb bounces each page
- * beyond the device's 32-bit reach into the next free slot, so scattered
- * pages come back looking contiguous, as copies that not every exporter
- * keeps up to date (docs/driver.md).
+ * Where the FDIF cannot address all RAM, the buffer must come as one DMA
+ * segment. Segments that merely follow each other are not enough there:
+ * swiotlb bounces each entry beyond the device's reach into the next free
+ * slots, so scattered pages come back looking contiguous, as copies that
+ * not every exporter keeps up to date (Documentation/accel/fdif/).
  *
- * Return: the imported object (counted in the stats) or an ERR_PTR.
+ * Return: the imported object (counted in the stats) or an ERR_PTR:
+ * -EINVAL if the buffer is not one contiguous DMA range.
  */
 struct drm_gem_object *
 fdif_gem_prime_import_sg_table(struct drm_device *drm,
@@ -104,11 +105,12 @@ fdif_gem_prime_import_sg_table(struct drm_device *drm,
 {
 	struct drm_gem_object *obj;
 
-	if (!device_iommu_mapped(drm->dev) && sgt->nents != 1) {
-		drm_dbg_prime(drm, "import refused: %u DMA segments, no IOMMU\n",
+	if (sgt->nents != 1 && dma_addressing_limited(attach->dev)) {
+		drm_dbg_prime(drm, "import refused: %u DMA segments, RAM beyond reach\n",
 			      sgt->nents);
 		return ERR_PTR(-EINVAL);
 	}
+
 	obj = drm_gem_dma_prime_import_sg_table(drm, attach, sgt);
 	if (!IS_ERR(obj))
 		fdif_bo_count(obj);
