@@ -8,7 +8,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <linux/dma-heap.h>
 #include <linux/udmabuf.h>
 
 #include "kselftest_harness.h"
@@ -297,6 +296,7 @@ TEST_F(dev, prime_import_not_contiguous)
  */
 static long free_1mib_above_4gib(void)
 {
+	static const char zone[] = "zone   Normal";
 	char line[512];
 	long n = 0;
 	FILE *f = fopen("/proc/buddyinfo", "re");
@@ -304,14 +304,13 @@ static long free_1mib_above_4gib(void)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char *p = strstr(line, "zone   Normal");
+		char *p = strstr(line, zone);
 		int order = 0, used;
 		long c;
 
 		if (!p)
 			continue;
-		for (p += strlen("zone   Normal"); sscanf(p, "%ld%n", &c, &used) == 1;
-		     p += used, order++)
+		for (p += strlen(zone); sscanf(p, "%ld%n", &c, &used) == 1; p += used, order++)
 			if (order >= 8)
 				n += c;
 	}
@@ -331,24 +330,17 @@ static long free_1mib_above_4gib(void)
  */
 TEST_F(dev, prime_import_above_4gib)
 {
-	struct dma_heap_allocation_data a = {
-		.len = 1 << 20, .fd_flags = O_RDWR | O_CLOEXEC,
-	};
 	struct drm_prime_handle imp = { 0 };
-	int heap, ret;
+	int buf = -ENOENT, ret;
 
-	heap = open("/dev/dma_heap/system", O_RDWR | O_CLOEXEC);
-	if (heap < 0 || free_1mib_above_4gib() <= 0) {
-		if (heap >= 0)
-			close(heap);
+	if (free_1mib_above_4gib() > 0)
+		buf = fdif_dma_heap_alloc("system", 1 << 20);
+	if (buf == -ENOENT)
 		SKIP(return,
 		     "needs RAM above 4 GiB and the system dma-heap (stress stage)");
-	}
-	ret = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : 0;
-	close(heap);
-	ASSERT_EQ(0, ret);
+	ASSERT_GE(buf, 0);
 
-	imp.fd = a.fd;
+	imp.fd = buf;
 	ret = fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp);
 	EXPECT_EQ(-EIO, ret);
 	EXPECT_EQ(0, imp.handle);
@@ -356,7 +348,7 @@ TEST_F(dev, prime_import_above_4gib)
 	imp.handle = 0;
 	EXPECT_EQ(ret, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
 	EXPECT_EQ(0, imp.handle);
-	close(a.fd);
+	close(buf);
 }
 
 /* BO_WAIT's deadline is absolute; an idle BO is idle at any deadline. */

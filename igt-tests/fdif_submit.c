@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
-#include <linux/dma-heap.h>
 #include <linux/sync_file.h>
 #include <linux/videodev2.h>
 
@@ -1029,12 +1028,8 @@ TEST_F(job, in_sync_timeline_points)
 /* The first dma-heap that is not the system heap: the CMA one, or -errno. */
 static int cma_heap_alloc(size_t len)
 {
-	struct dma_heap_allocation_data a = {
-		.len = len, .fd_flags = O_RDWR | O_CLOEXEC,
-	};
-	char path[300];
+	char name[256] = "";
 	struct dirent *de;
-	int heap = -1, ret;
 	DIR *d = opendir("/dev/dma_heap");
 
 	if (!d)
@@ -1042,16 +1037,11 @@ static int cma_heap_alloc(size_t len)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "system"))
 			continue;
-		snprintf(path, sizeof(path), "/dev/dma_heap/%s", de->d_name);
-		heap = open(path, O_RDWR | O_CLOEXEC);
+		snprintf(name, sizeof(name), "%s", de->d_name);
 		break;
 	}
 	closedir(d);
-	if (heap < 0)
-		return -ENOENT;
-	ret = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : (int)a.fd;
-	close(heap);
-	return ret;
+	return name[0] ? fdif_dma_heap_alloc(name, len) : -ENOENT;
 }
 
 /*

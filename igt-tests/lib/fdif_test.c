@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/dma-heap.h>
 #include <linux/sync_file.h>
 
 #include "fdif_test.h"
@@ -35,6 +36,23 @@ int fdif_ioctl(int fd, unsigned long request, void *arg)
 		ret = ioctl(fd, request, arg);
 	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
 	return ret == -1 ? -errno : 0;
+}
+
+int fdif_dma_heap_alloc(const char *heap, size_t len)
+{
+	struct dma_heap_allocation_data a = {
+		.len = len, .fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	char path[300];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/dev/dma_heap/%s", heap);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, DMA_HEAP_IOCTL_ALLOC, &a) ? -errno : (int)a.fd;
+	close(fd);
+	return ret;
 }
 
 /*

@@ -74,6 +74,8 @@ struct fdif_job_bos {
 
 int fdif_open(void);
 int fdif_ioctl(int fd, unsigned long request, void *arg);
+/* @len bytes from /dev/dma_heap/@heap: the dma-buf fd, or -errno. */
+int fdif_dma_heap_alloc(const char *heap, size_t len);
 
 /*
  * DRM_IOCTL_FDIF_QUERY of @type into @buf (@size bytes; NULL: the size
