@@ -11,47 +11,64 @@ typedef float FD_V(fd_vf) __attribute__((vector_size(FD_VL * 4)));
 typedef double FD_V(fd_vd) __attribute__((vector_size(FD_VL * 8)));
 
 /*
- * inv = (float)(1.0 / sqrt(nf)) on the lanes in @ok, 0 elsewhere.  x86's
- * packed square root and division are IEEE correctly rounded like the
- * scalar ones, and the conversion to float rounds to nearest like a cast,
- * so every lane gets the reference's float.  Elsewhere, lane by lane.
+ * window_var() on a chunk: the mask of the lanes whose nf > @tt (T^2, see
+ * there), and inv = (float)(1.0 / sqrt(nf)) on them, 0 elsewhere.  x86's
+ * packed compare, square root and division work on halves of the chunk,
+ * the widest double vectors it has (a whole one would be split lane by
+ * lane); they are IEEE correctly rounded like the scalar ones, and the
+ * conversion to float rounds to nearest like a cast, so every lane gets
+ * the reference's float.  Elsewhere, lane by lane.
  */
-static FD_TARGET inline void FD_V(inv_stddev)(const FD_V(fd_vd) *pnf, unsigned int ok,
-					       FD_V(fd_vf) *inv)
+static FD_TARGET inline unsigned int FD_V(inv_stddev)(const FD_V(fd_vd) *pnf, double tt,
+						      FD_V(fd_vf) *inv)
 {
 #if defined(__x86_64__) && !defined(__clang__)
+	typedef double half __attribute__((vector_size(FD_VL * 4)));
+	typedef int64_t halfm __attribute__((vector_size(FD_VL * 4)));
+	typedef float halff __attribute__((vector_size(FD_VL * 2)));
+	const half one = (half){ 0 } + 1.0;
+	halff f[2];
+	half h[2];
+	halfm m[2];
+	unsigned int ok;
+	int i;
+
+	/* split by memcpy, not __builtin_shufflevector (GCC 12 and later only) */
+	memcpy(h, pnf, sizeof(h));
+	m[0] = h[0] > tt;
+	m[1] = h[1] > tt;
 #if FD_VL == 8
-	typedef double half __attribute__((vector_size(32)));
+	ok = (unsigned int)__builtin_ia32_movmskpd256((half)m[0]) |
+	     (unsigned int)__builtin_ia32_movmskpd256((half)m[1]) << 4;
 #define FD_SQRT_HALF __builtin_ia32_sqrtpd256
 #else
-	typedef double half __attribute__((vector_size(16)));
+	ok = (unsigned int)__builtin_ia32_movmskpd((half)m[0]) |
+	     (unsigned int)__builtin_ia32_movmskpd((half)m[1]) << 2;
 #define FD_SQRT_HALF __builtin_ia32_sqrtpd
 #endif
-	const FD_V(fd_vd) one = (FD_V(fd_vd)){ 0 } + 1.0;
-	/* flat lanes get 1: no sqrt of a negative (out of row) or 0 lane */
-	FD_V(fd_vd) nf = *pnf, r;
-	half h[2];
-	int l;
 
-	for (l = 0; l < FD_VL; l++)
-		if (!(ok >> l & 1))
-			nf[l] = 1.0;
-	memcpy(h, &nf, sizeof(h));
-	h[0] = FD_SQRT_HALF(h[0]);
-	h[1] = FD_SQRT_HALF(h[1]);
-	memcpy(&r, h, sizeof(r));
-	r = one / r;
-	*inv = __builtin_convertvector(r, FD_V(fd_vf));
-	for (l = 0; l < FD_VL; l++)
-		if (!(ok >> l & 1))
-			(*inv)[l] = 0;
+	if (!ok) {
+		*inv = (FD_V(fd_vf)){ 0 };
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		/* other lanes get 1 (no sqrt of a negative or 0 lane), then 0 */
+		h[i] = (half)(((halfm)h[i] & m[i]) | ((halfm)one & ~m[i]));
+		h[i] = (half)((halfm)(one / FD_SQRT_HALF(h[i])) & m[i]);
+		f[i] = __builtin_convertvector(h[i], halff);
+	}
 #undef FD_SQRT_HALF
+	memcpy(inv, f, sizeof(f));
+	return ok;
 #else
+	unsigned int ok = 0;
 	int l;
 
-	for (l = 0; l < FD_VL; l++)
-		if (ok >> l & 1)
-			(*inv)[l] = (float)(1.0 / sqrt((*pnf)[l]));
+	for (l = 0; l < FD_VL; l++) {
+		ok |= (unsigned int)((*pnf)[l] > tt) << l;
+		(*inv)[l] = ok >> l & 1 ? (float)(1.0 / sqrt((*pnf)[l])) : 0;
+	}
+	return ok;
 #endif
 }
 
@@ -112,12 +129,21 @@ static FD_TARGET inline FD_V(fd_vf) FD_V(vfeature)(const int32_t *p, const struc
 
 static FD_TARGET inline unsigned int FD_V(lane_bits)(FD_V(fd_vi) m)
 {
+#if defined(__x86_64__) && !defined(__clang__)
+	/* lanes are all-ones or all-zeros: their sign bits */
+#if FD_VL == 8
+	return (unsigned int)__builtin_ia32_movmskps256((FD_V(fd_vf))m);
+#else
+	return (unsigned int)__builtin_ia32_movmskps((FD_V(fd_vf))m);
+#endif
+#else
 	unsigned int bits = 0;
 	int l;
 
 	for (l = 0; l < FD_VL; l++)
 		bits |= (unsigned int)(m[l] & 1) << l;
 	return bits;
+#endif
 }
 
 /*
@@ -144,17 +170,44 @@ static FD_TARGET unsigned int FD_V(chunk_stage)(const struct facedet_ctx *ctx, c
 	return FD_V(lane_bits)(~(acc < FD_V(vsplat)(ctx->stage_thr[si])));
 }
 
+/*
+ * Stage @si on the live windows of a row (@p: its first position): each
+ * chunk starts at the first live position not yet done, so a chunk holds
+ * as many live windows as any FD_VL consecutive positions can, and none
+ * is evaluated twice.  Return: whether any window lives on.
+ */
+static FD_TARGET int FD_V(row_stage)(const struct facedet_ctx *ctx, const int32_t *p,
+				     uint64_t *live, int nw, int si)
+{
+	int i, any = 0;
+
+	for (i = live_next(live, nw, 0); i >= 0; i = live_next(live, nw, i + FD_VL)) {
+		FD_V(fd_vf) inv;
+		unsigned int pass;
+
+		memcpy(&inv, ctx->row_inv + i, sizeof(inv));
+		pass = FD_V(chunk_stage)(ctx, p + i, &inv, si);
+		live_clear(live, i, live_get(live, i, FD_VL) & ~pass);
+		any |= live_get(live, i, FD_VL) != 0;
+	}
+	return any;
+}
+
 static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct level *lv)
 {
 	const struct facedet_model *m = ctx->m;
-	const int S = ctx->stride, *no = ctx->nofs;
+	const int S = ctx->stride, *no = ctx->nofs, nw = (lv->npos + 63) / 64;
 	const double area = ctx->narea, t = MIN_STDDEV * area;
-	int y, i0, l;
+	uint64_t *live = ctx->live;
+	int y, i0;
 
 	for (y = 0; y < lv->nrows; y++) {
 		const size_t row = (size_t)y * lv->step * S;
 		unsigned int skip = 0;	/* the reference skips this chunk's first position */
+		int si, any = 0, i;
 
+		/* and the spare word live_get() may read */
+		memset(live, 0, (size_t)(nw + 1) * sizeof(*live));
 		for (i0 = 0; i0 < lv->npos; i0 += FD_VL) {
 			const int32_t *p = ctx->sum + row + i0;
 			const uint32_t *q = ctx->sq + row + i0;
@@ -164,15 +217,11 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 					    FD_V(vldu)(q + no[2]) + FD_V(vldu)(q + no[3]));
 			FD_V(fd_vd) ds = __builtin_convertvector(vsum, FD_V(fd_vd));
 			FD_V(fd_vd) nf = area * __builtin_convertvector(vsq, FD_V(fd_vd)) - ds * ds;
-			FD_V(fd_vf) inv = { 0 };
-			unsigned int ok = 0, pass, rej, alive, visited;
-			int si, end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
+			FD_V(fd_vf) inv;
+			unsigned int ok, pass, rej, alive, visited;
+			int end = lv->npos - i0 < FD_VL ? lv->npos - i0 : FD_VL;
 
-			/* window_var() on the lanes: see there for nf <= T^2 */
-			for (l = 0; l < FD_VL; l++)
-				ok |= (unsigned int)(nf[l] > t * t) << l;
-			if (ok)
-				FD_V(inv_stddev)(&nf, ok, &inv);
+			ok = FD_V(inv_stddev)(&nf, t * t, &inv);
 			pass = ok ? FD_V(chunk_stage)(ctx, p, &inv, 0) : 0;
 			/*
 			 * The positions the reference visits (fd_chain_init())
@@ -186,18 +235,18 @@ static FD_TARGET int FD_V(scan_level_vector)(struct facedet_ctx *ctx, struct lev
 			alive = visited & ok & pass;
 			if (alive)
 				alive &= fd_keep_lanes(lv, y, i0, end);
-			for (si = 1; si < m->nstages && alive; si++)
-				alive &= FD_V(chunk_stage)(ctx, p, &inv, si);
-			for (l = 0; alive >> l; l++) {
-				if (!(alive >> l & 1))
-					continue;
-				if (si < m->nstages && eval_fast(ctx, p + l, inv[l], si) <= 0)
-					continue;
-				if (push_raw(ctx, iround((i0 + l) * lv->step * lv->factor),
-					     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
-					return -ENOMEM;
-			}
+			memcpy(ctx->row_inv + i0, &inv, sizeof(inv));
+			/* FD_VL divides 64: a chunk's bits lie in one word */
+			live[i0 >> 6] |= (uint64_t)alive << (i0 & 63);
+			any |= alive != 0;
 		}
+		/* the later stages, stage by stage over the row's survivors */
+		for (si = 1; si < m->nstages && any; si++)
+			any = FD_V(row_stage)(ctx, ctx->sum + row, live, nw, si);
+		for (i = any ? live_next(live, nw, 0) : -1; i >= 0; i = live_next(live, nw, i + 1))
+			if (push_raw(ctx, iround(i * lv->step * lv->factor),
+				     iround(y * lv->step * lv->factor), lv->ww, lv->wh))
+				return -ENOMEM;
 	}
 	return 0;
 }

@@ -23,18 +23,8 @@
 #include "facedet-internal.h"
 #include "detect.h"
 
-/* Which vector scans this build has (see scan_level_vector4()). */
-#if defined(__GNUC__) && !defined(FACEDET_NO_VECTOR)
-#define HAVE_VECTOR_SCAN 1
-#else
-#define HAVE_VECTOR_SCAN 0
-#endif
-#if HAVE_VECTOR_SCAN && defined(__x86_64__) && !defined(__clang__) && !defined(FACEDET_NO_AVX2)
-#define HAVE_AVX2_SCAN 1
-#else
-#define HAVE_AVX2_SCAN 0
-#endif
-
+/* The widest vector scan's lanes (see detect-vector.h). */
+#define FD_MAX_LANES 8
 /* Stage sums within this margin of the threshold count as passing. */
 #define STAGE_EPS 1e-5f
 /* Windows flatter than this standard deviation are not faces. */
@@ -287,6 +277,9 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->xofs = malloc(cap * sizeof(*ctx->xofs));
 	ctx->xofs1 = malloc(cap * sizeof(*ctx->xofs1));
 	ctx->xw = malloc(cap * sizeof(*ctx->xw));
+	/* a row's bits and factors, and a chunk past its last position */
+	ctx->live = calloc((size_t)cap / 64 + 2, sizeof(*ctx->live));
+	ctx->row_inv = calloc((size_t)cap + 2 * FD_MAX_LANES, sizeof(*ctx->row_inv));
 	ctx->raw_cap = 1024;
 	ctx->raw = malloc(ctx->raw_cap * sizeof(*ctx->raw));
 	ctx->tmp = malloc(ctx->raw_cap * sizeof(*ctx->tmp));
@@ -294,7 +287,7 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->cls = malloc(ctx->raw_cap * sizeof(*ctx->cls));
 	if (!ctx->cnodes || (ctx->fast && !ctx->ptrees) || !ctx->stage_thr || !ctx->scaled ||
 	    !ctx->rotated || !ctx->rot_terms || !ctx->sum || !ctx->sq ||
-	    !ctx->xofs || !ctx->xofs1 || !ctx->xw || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
+	    !ctx->xofs || !ctx->xofs1 || !ctx->xw || !ctx->live || !ctx->row_inv || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
 		return -ENOMEM;
 	fd_chain_init(ctx->chain);
 	/* the very float the reference evaluator compares a stage sum with */
@@ -317,11 +310,63 @@ void fd_ctx_fini(struct facedet_ctx *ctx)
 	free(ctx->xofs);
 	free(ctx->xofs1);
 	free(ctx->xw);
+	free(ctx->live);
+	free(ctx->row_inv);
 	free(ctx->raw);
 	free(ctx->tmp);
 	free(ctx->labels);
 	free(ctx->cls);
 }
+
+#if HAVE_AVX2_SCAN
+/*
+ * resize_bilinear()'s row loop for dst pixels [0, n), 8 at a time: a
+ * gather of the 4 bytes at each left pixel gives it and its right
+ * neighbour (byte 1, the right pixel wherever the weight is not 0), and
+ * the same integer formula follows.  Reads up to 3 bytes past xofs[x], so
+ * the caller keeps n where that stays inside the picture.  @r1 = NULL: the
+ * row weight is 0.
+ */
+__attribute__((target("avx2")))
+static void resize_row_avx2(const uint8_t *r0, const uint8_t *r1, int b,
+			    const int *xofs, const int16_t *xw, uint8_t *d, int n)
+{
+	const __m256i lo = _mm256_set1_epi32(0xff), half = _mm256_set1_epi32(1 << 21);
+	const __m256i vb = _mm256_set1_epi32(b);
+	int x;
+
+	for (x = 0; x + 8 <= n; x += 8) {
+		const __m256i xo = _mm256_loadu_si256((const __m256i *)(xofs + x));
+		const __m256i a = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(xw + x)));
+		__m256i g = _mm256_i32gather_epi32((const int *)r0, xo, 1);
+		__m256i p0 = _mm256_and_si256(g, lo), p1 = _mm256_and_si256(_mm256_srli_epi32(g, 8), lo);
+		__m256i top = _mm256_add_epi32(_mm256_slli_epi32(p0, 11),
+					       _mm256_mullo_epi32(_mm256_sub_epi32(p1, p0), a));
+		__m256i v = _mm256_slli_epi32(top, 11), pk;
+
+		if (r1) {
+			__m256i bot;
+
+			g = _mm256_i32gather_epi32((const int *)r1, xo, 1);
+			p0 = _mm256_and_si256(g, lo);
+			p1 = _mm256_and_si256(_mm256_srli_epi32(g, 8), lo);
+			bot = _mm256_add_epi32(_mm256_slli_epi32(p0, 11),
+					       _mm256_mullo_epi32(_mm256_sub_epi32(p1, p0), a));
+			v = _mm256_add_epi32(v, _mm256_mullo_epi32(_mm256_sub_epi32(bot, top), vb));
+		}
+		v = _mm256_srli_epi32(_mm256_add_epi32(v, half), 22);
+		/* eight values 0..255 to bytes: 4 per 128-bit lane */
+		pk = _mm256_packus_epi16(_mm256_packus_epi32(v, v), _mm256_setzero_si256());
+		{
+			const uint32_t l0 = (uint32_t)_mm256_extract_epi32(pk, 0);
+			const uint32_t l1 = (uint32_t)_mm256_extract_epi32(pk, 4);
+
+			memcpy(d + x, &l0, 4);
+			memcpy(d + x + 4, &l1, 4);
+		}
+	}
+}
+#endif
 
 /*
  * Bilinear resize with OpenCV's pixel-center mapping and 11-bit fixed-point
@@ -335,7 +380,7 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 	/* locals: the uint8_t stores below may alias anything, ctx too */
 	int *const xofs = ctx->xofs, *const xofs1 = ctx->xofs1;
 	int16_t *const xw = ctx->xw;
-	int x, y;
+	int x, y, nv = 0;
 
 	for (x = 0; x < dw; x++) {
 		double s = (x + 0.5) * fx - 0.5;
@@ -355,6 +400,12 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 		/* a zero weight needs no second pixel */
 		xofs1[x] = x0 + (xw[x] != 0);
 	}
+#if HAVE_AVX2_SCAN
+	/* the gather reads 4 bytes from the left pixel: stay in the row */
+	if (ctx->fast && !ctx->scalar && ctx->avx2)
+		while (nv + 8 <= dw && xofs[nv + 7] + 3 < sw)
+			nv += 8;
+#endif
 	for (y = 0; y < dh; y++) {
 		double s = (y + 0.5) * fy - 0.5;
 		int y0 = (int)floor(s), b, y1;
@@ -379,8 +430,12 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 		 * (all terms stay below 2^31).  A zero weight needs no second
 		 * pixel, and b = 0 no second row.
 		 */
+#if HAVE_AVX2_SCAN
+		if (nv)
+			resize_row_avx2(r0, b ? r1 : NULL, b, xofs, xw, d, nv);
+#endif
 		if (!b) {
-			for (x = 0; x < dw; x++) {
+			for (x = nv; x < dw; x++) {
 				int x0 = xofs[x], a = xw[x];
 				int top = (r0[x0] << 11) + (r0[xofs1[x]] - r0[x0]) * a;
 
@@ -388,7 +443,7 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 			}
 			continue;
 		}
-		for (x = 0; x < dw; x++) {
+		for (x = nv; x < dw; x++) {
 			int x0 = xofs[x], a = xw[x], x1 = xofs1[x];
 			int top = (r0[x0] << 11) + (r0[x1] - r0[x0]) * a;
 			int bot = (r1[x0] << 11) + (r1[x1] - r1[x0]) * a;
@@ -700,6 +755,7 @@ static int keep_pos(struct level *lv, int i, int y)
 	return i >= lv->keep_lo && i <= lv->keep_hi;
 }
 
+#if HAVE_VECTOR_SCAN
 /*
  * The kept positions among @n starting at @i0 of row @y, as a bit mask
  * (bit l for position i0 + l): keep_pos() for a whole chunk.
@@ -719,6 +775,7 @@ static unsigned int fd_keep_lanes(struct level *lv, int y, int i0, int n)
 	hi = hi >= n ? n - 1 : hi;
 	return ((2u << hi) - 1) & ~((1u << lo) - 1);
 }
+#endif
 
 /* The reference scan of one level: one window at a time. */
 static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
@@ -761,6 +818,47 @@ static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
 
 #if HAVE_VECTOR_SCAN
 /*
+ * A row's live windows, one bit per position: the first live one at or
+ * after @i, or -1.  @live has a spare word past @nw (live_clear()).
+ */
+static inline int live_next(const uint64_t *live, int nw, int i)
+{
+	int w = i >> 6;
+	uint64_t b;
+
+	if (w >= nw)
+		return -1;
+	b = live[w] & (~(uint64_t)0 << (i & 63));
+	while (!b) {
+		if (++w >= nw)
+			return -1;
+		b = live[w];
+	}
+	return w * 64 + __builtin_ctzll(b);
+}
+
+/* The @n (<= 32) bits of positions [i, i + n). */
+static inline unsigned int live_get(const uint64_t *live, int i, int n)
+{
+	const int w = i >> 6, o = i & 63;
+	uint64_t b = live[w] >> o;
+
+	if (o + n > 64)
+		b |= live[w + 1] << (64 - o);
+	return (unsigned int)b & ((1u << n) - 1);
+}
+
+/* Clear the positions i + l for the bits l of @bits (< 2^32). */
+static inline void live_clear(uint64_t *live, int i, unsigned int bits)
+{
+	const int w = i >> 6, o = i & 63;
+
+	live[w] &= ~((uint64_t)bits << o);
+	if (o)
+		live[w + 1] &= ~((uint64_t)bits >> (64 - o));
+}
+
+/*
  * The vector scan: GCC/Clang generic vectors, so it needs no intrinsics
  * and builds to SSE2 on x86-64, NEON on aarch64, and the same code at
  * QEMU's -O2.  A chunk is FD_VL consecutive window positions of a row:
@@ -768,8 +866,11 @@ static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
  * rectangle corner is one vector load.  Per chunk: the variance test and
  * stage 0 for all lanes (needed anyway: the skip rule and the windows
  * counter depend on every visited position's stage-0 result), then the
- * walk that decides which positions the reference scan visits, then the
- * following stages on the chunk while a lane lives.  Every lane computes
+ * walk that decides which positions the reference scan visits.  When a
+ * row's chunks are done, the following stages run stage by stage over the
+ * row's live windows, each chunk starting at the next live one (later
+ * stages keep few windows, mostly in small clusters that fixed chunks
+ * would cut in two).  Every lane computes
  * exactly the reference's float operations (IEEE, no reassociation; the
  * only products are exact or feed a comparison, so FMA contraction cannot
  * change them, and no instance enables FMA anyway).

@@ -12,6 +12,20 @@
 
 #define FD_MAX_CANDIDATES	256	/* faces kept before the 35-face cap */
 
+/* Which vector scans this build has (see scan_level_vector4() in detect.c). */
+#if defined(__GNUC__) && !defined(FACEDET_NO_VECTOR)
+#define HAVE_VECTOR_SCAN 1
+#else
+#define HAVE_VECTOR_SCAN 0
+#endif
+/* and the AVX2 code chosen at run time (ctx->avx2): scan, resize, rotation */
+#if HAVE_VECTOR_SCAN && defined(__x86_64__) && !defined(__clang__) && !defined(FACEDET_NO_AVX2)
+#define HAVE_AVX2_SCAN 1
+#include <immintrin.h>
+#else
+#define HAVE_AVX2_SCAN 0
+#endif
+
 struct fd_cnode;
 struct fd_ptree;
 
@@ -46,8 +60,10 @@ struct facedet_ctx {
 	int deint;			/* integral columns deinterleaved (2-step levels) */
 	int fast;			/* the model runs on the fast evaluator */
 	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
-	int avx2;			/* the 8-lane AVX2 vector scan runs */
+	int avx2;			/* the AVX2 code runs (scan, resize, rotation) */
 	uint8_t chain[2][256];		/* the skip rule on a chunk: fd_chain_init() */
+	uint64_t *live;			/* a row's windows alive after a stage, 1 bit each */
+	float *row_inv;			/* a row's 1 / (area * stddev), per position */
 
 	struct fd_cnode *cnodes;	/* nodes with offsets for @stride, @deint */
 	struct fd_ptree *ptrees;	/* the same for the fast evaluator */
