@@ -7,10 +7,15 @@
  * By default it applies the FDIF contract (facedet_detect) and prints one
  * line per face.  With --rects it runs the plain upright multi-scale
  * detector with OpenCV semantics and prints rectangles, which is what the
- * OpenCV comparison benchmark reads.
+ * OpenCV comparison benchmark reads.  With --threads N the FDIF job runs
+ * as the emulated device runs it: split into units (facedet_plan_init()
+ * with N level bands per angle) taken in turn by N threads, each with its
+ * own context, then merged; the faces are facedet_detect()'s.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +23,8 @@
 
 #include "facedet.h"
 #include "pnm.h"
+
+#define MAX_THREADS FACEDET_MAX_BANDS	/* --threads: one level band each */
 
 static void usage(FILE *out)
 {
@@ -32,9 +39,10 @@ static void usage(FILE *out)
 		"  --rects             upright multi-scale rectangles, OpenCV semantics\n"
 		"  --scale-step F      pyramid step for --rects (default 1.1)\n"
 		"  --min-neighbors N   grouping threshold for --rects (default 3)\n"
+		"  --threads N         split the job over N threads as the device does (1..%d)\n"
 		"  --repeat N          run N times and print the mean time per frame\n"
 		"  --stats             print the detector's counters on stderr\n",
-		FACEDET_DEFAULT_MODEL, FACEDET_DEFAULT_LHIT);
+		FACEDET_DEFAULT_MODEL, FACEDET_DEFAULT_LHIT, MAX_THREADS);
 }
 
 static int parse_uint(const char *s, unsigned int max, unsigned int *out)
@@ -48,6 +56,68 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *out)
 		return -1;
 	*out = (unsigned int)v;
 	return 0;
+}
+
+/* One job split over threads: see --threads. */
+struct split {
+	struct facedet_ctx *ctx[MAX_THREADS];
+	struct facedet_part *part[FACEDET_MAX_UNITS];
+	struct facedet_plan plan;
+	const uint8_t *img;
+	unsigned int stride;
+	atomic_uint next;	/* the next unit to take */
+	atomic_int err;
+};
+
+struct worker {
+	struct split *sp;
+	unsigned int index;
+};
+
+static void *split_worker(void *arg)
+{
+	const struct worker *wk = arg;
+	struct split *sp = wk->sp;
+	unsigned int u;
+	int r;
+
+	while (!atomic_load(&sp->err) && (u = atomic_fetch_add(&sp->next, 1)) < sp->plan.nunits) {
+		r = facedet_run_unit(sp->ctx[wk->index], sp->img, sp->stride, &sp->plan, u,
+				     sp->part[u]);
+		if (r < 0)
+			atomic_store(&sp->err, r);
+	}
+	return NULL;
+}
+
+/* facedet_detect() on @nthreads threads (the calling one among them). */
+static int detect_split(struct split *sp, unsigned int nthreads, const uint8_t *img,
+			unsigned int w, unsigned int h, const struct facedet_params *p,
+			struct facedet_face faces[FACEDET_MAX_FACES])
+{
+	struct worker wk[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	unsigned int i, started = 1;
+	int r;
+
+	r = facedet_plan_init(sp->ctx[0], w, h, p, nthreads, &sp->plan);
+	if (r)
+		return r;
+	sp->img = img;
+	sp->stride = w;
+	atomic_store(&sp->next, 0);
+	atomic_store(&sp->err, 0);
+	for (i = 0; i < nthreads; i++)
+		wk[i] = (struct worker){ sp, i };
+	/* threads that do not start leave their units to the others */
+	for (; started < nthreads; started++)
+		if (pthread_create(&tid[started], NULL, split_worker, &wk[started]))
+			break;
+	split_worker(&wk[0]);
+	for (i = 1; i < started; i++)
+		pthread_join(tid[i], NULL);
+	r = atomic_load(&sp->err);
+	return r ? r : facedet_merge(sp->ctx[0], &sp->plan, sp->part, faces);
 }
 
 static double clock_ms(clockid_t id)
@@ -81,6 +151,7 @@ int main(int argc, char **argv)
 		{ "scale-step", required_argument, NULL, 'S' },
 		{ "min-neighbors", required_argument, NULL, 'N' },
 		{ "repeat", required_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "stats", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -89,7 +160,8 @@ int main(int argc, char **argv)
 	struct facedet_params params;
 	struct facedet_model *model;
 	struct facedet_ctx *ctx;
-	unsigned int w, h, repeat = 1, min_neighbors = 3, i;
+	unsigned int w, h, repeat = 1, min_neighbors = 3, nthreads = 0, i;
+	struct split sp = { 0 };
 	double step = 1.1, t0[2], t[2];
 	int rects = 0, stats = 0, c, li = 0, n = 0, ret = 1;
 	char err[256];
@@ -148,6 +220,10 @@ int main(int argc, char **argv)
 		case 'T':
 			stats = 1;
 			break;
+		case 't':
+			if (parse_uint(optarg, MAX_THREADS, &nthreads) || !nthreads)
+				goto bad;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -163,6 +239,10 @@ bad:
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
+		return 2;
+	}
+	if (nthreads && rects) {
+		fprintf(stderr, "facedet: --threads splits the FDIF job, not --rects\n");
 		return 2;
 	}
 
@@ -183,6 +263,22 @@ bad:
 		fprintf(stderr, "facedet: picture %ux%u too large\n", w, h);
 		goto out;
 	}
+	/* --threads: ctx is the first worker's and the merge's */
+	sp.ctx[0] = ctx;
+	for (i = 1; i < nthreads; i++) {
+		sp.ctx[i] = facedet_ctx_new(model, w, h);
+		if (!sp.ctx[i]) {
+			fprintf(stderr, "facedet: out of memory\n");
+			goto out;
+		}
+	}
+	for (i = 0; nthreads && i < FACEDET_MAX_UNITS; i++) {
+		sp.part[i] = facedet_part_new();
+		if (!sp.part[i]) {
+			fprintf(stderr, "facedet: out of memory\n");
+			goto out;
+		}
+	}
 
 	if (rects) {
 		struct facedet_rect r[256];
@@ -202,8 +298,9 @@ bad:
 		const struct facedet_stats *st;
 
 		now_ms(t0);
-		for (i = 0; i < repeat; i++)
-			n = facedet_detect(ctx, img, w, h, w, &params, f);
+		for (i = 0; i < repeat && n >= 0; i++)
+			n = nthreads ? detect_split(&sp, nthreads, img, w, h, &params, f) :
+				facedet_detect(ctx, img, w, h, w, &params, f);
 		now_ms(t);
 		if (n < 0)
 			goto fail;
@@ -224,6 +321,10 @@ bad:
 fail:
 	fprintf(stderr, "facedet: detection failed: %s\n", strerror(-n));
 out:
+	for (i = 1; i < nthreads; i++)
+		facedet_ctx_free(sp.ctx[i]);
+	for (i = 0; i < FACEDET_MAX_UNITS; i++)
+		facedet_part_free(sp.part[i]);
 	facedet_ctx_free(ctx);
 	facedet_model_free(model);
 	free(img);
