@@ -677,7 +677,8 @@ int facedet_merge(struct facedet_ctx *ctx, const struct facedet_plan *plan,
 				continue;
 			if (fd_reserve(ctx, n + pt->nraw))
 				return -ENOMEM;
-			memcpy(ctx->raw + n, pt->raw, pt->nraw * sizeof(*pt->raw));
+			if (pt->nraw)	/* pt->raw is NULL until a unit has hits */
+				memcpy(ctx->raw + n, pt->raw, pt->nraw * sizeof(*pt->raw));
 			n += pt->nraw;
 			ctx->stats.windows += pt->windows;
 		}
