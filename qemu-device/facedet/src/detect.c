@@ -837,7 +837,7 @@ static inline int live_next(const uint64_t *live, int nw, int i)
 	return w * 64 + __builtin_ctzll(b);
 }
 
-/* The @n (<= 32) bits of positions [i, i + n). */
+/* The @n (< 32) bits of positions [i, i + n). */
 static inline unsigned int live_get(const uint64_t *live, int i, int n)
 {
 	const int w = i >> 6, o = i & 63;
@@ -859,9 +859,10 @@ static inline void live_clear(uint64_t *live, int i, unsigned int bits)
 }
 
 /*
- * The vector scan: GCC/Clang generic vectors, so it needs no intrinsics
- * and builds to SSE2 on x86-64, NEON on aarch64, and the same code at
- * QEMU's -O2.  A chunk is FD_VL consecutive window positions of a row:
+ * The vector scan: GCC/Clang generic vectors, so it builds to SSE2 on
+ * x86-64, NEON on aarch64, and the same code at QEMU's -O2; on x86-64 GCC
+ * a few builtins (movmsk, packed sqrt) stand in for what generic vectors
+ * would do lane by lane (see inv_stddev()).  A chunk is FD_VL consecutive window positions of a row:
  * their integral corners are consecutive int32 (see col_ofs()), so every
  * rectangle corner is one vector load.  Per chunk: the variance test and
  * stage 0 for all lanes (needed anyway: the skip rule and the windows
