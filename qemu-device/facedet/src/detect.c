@@ -263,8 +263,13 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->fast = model_is_fast(m) && !(ev && !strcmp(ev, "reference"));
 	ctx->scalar = ev && !strcmp(ev, "scalar");
 #if HAVE_AVX2_SCAN
-	/* FACEDET_EVAL=sse2: the 4-lane vector scan even where AVX2 exists */
-	ctx->avx2 = __builtin_cpu_supports("avx2") && !(ev && !strcmp(ev, "sse2"));
+	/*
+	 * The AVX2 code (scan, resize, rotation) runs with the fast vector
+	 * scan only: FACEDET_EVAL=scalar and reference keep every step scalar,
+	 * and sse2 asks for the 4-lane scan even where AVX2 exists.
+	 */
+	ctx->avx2 = ctx->fast && !ctx->scalar && __builtin_cpu_supports("avx2") &&
+		    !(ev && !strcmp(ev, "sse2"));
 #endif
 	ctx->cnodes = calloc(m->nnodes, sizeof(*ctx->cnodes));
 	ctx->ptrees = ctx->fast ? calloc(m->ntrees, sizeof(*ctx->ptrees)) : NULL;
@@ -402,7 +407,7 @@ static void resize_bilinear(struct facedet_ctx *ctx, const uint8_t *src,
 	}
 #if HAVE_AVX2_SCAN
 	/* the gather reads 4 bytes from the left pixel: stay in the row */
-	if (ctx->fast && !ctx->scalar && ctx->avx2)
+	if (ctx->avx2)
 		while (nv + 8 <= dw && xofs[nv + 7] + 3 < sw)
 			nv += 8;
 #endif
@@ -862,9 +867,9 @@ static inline void live_clear(uint64_t *live, int i, unsigned int bits)
  * The vector scan: GCC/Clang generic vectors, so it builds to SSE2 on
  * x86-64, NEON on aarch64, and the same code at QEMU's -O2; on x86-64 GCC
  * a few builtins (movmsk, packed sqrt) stand in for what generic vectors
- * would do lane by lane (see inv_stddev()).  A chunk is FD_VL consecutive window positions of a row:
- * their integral corners are consecutive int32 (see col_ofs()), so every
- * rectangle corner is one vector load.  Per chunk: the variance test and
+ * would do lane by lane (see inv_stddev()).  A chunk is FD_VL consecutive
+ * window positions of a row: their integral corners are consecutive int32
+ * (see col_ofs()), so every rectangle corner is one vector load.  Per chunk: the variance test and
  * stage 0 for all lanes (needed anyway: the skip rule and the windows
  * counter depend on every visited position's stage-0 result), then the
  * walk that decides which positions the reference scan visits.  When a
@@ -972,7 +977,7 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 		integral(ctx, src, sw, sh, sstride);
 #if HAVE_VECTOR_SCAN
 #if HAVE_AVX2_SCAN
-		if (ctx->fast && !ctx->scalar && ctx->avx2)
+		if (ctx->avx2)
 			r = scan_level_vector8(ctx, &lv);
 		else
 #endif

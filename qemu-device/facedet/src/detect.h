@@ -60,7 +60,7 @@ struct facedet_ctx {
 	int deint;			/* integral columns deinterleaved (2-step levels) */
 	int fast;			/* the model runs on the fast evaluator */
 	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
-	int avx2;			/* the AVX2 code runs (scan, resize, rotation) */
+	int avx2;			/* the AVX2 scan, resize and rotation run */
 	uint8_t chain[2][256];		/* the skip rule on a chunk: fd_chain_init() */
 	uint64_t *live;			/* a row's windows alive after a stage, 1 bit each */
 	float *row_inv;			/* a row's 1 / (area * stddev), per position */

@@ -285,7 +285,7 @@ static void rotate_roi(struct facedet_ctx *ctx, const uint8_t *roi, int stride,
 
 		u = 0;
 #if HAVE_AVX2_SCAN
-		if (ctx->fast && !ctx->scalar && ctx->avx2)
+		if (ctx->avx2)
 			u = rotate_row_avx2(rt, ax, ay, bx, by, roi, stride, d);
 #endif
 		for (; u < rw; u++) {
