@@ -9,7 +9,9 @@
  *                                          from one client and from 4
  *   fdif_bench compare JOBS ROUNDS NODE...  one client, 2 in flight, on
  *                                          each node in turn, ROUNDS times
- *                                          (devices set up differently)
+ *                                          (devices set up differently),
+ *                                          with the timing model and, with
+ *                                          test-regs=on, without it
  *   fdif_bench overhead JOBS [NODE]        submit-to-signal minus device
  *                                          time, timing model at 0 (the
  *                                          FDIF at 0x0c000000)
@@ -22,6 +24,7 @@
  * Output lines are "key value..." for the script to tabulate.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -46,23 +49,56 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static volatile uint32_t *emu(void)
+/* The registers of the emulated FDIF at @base, or NULL without test-regs=on. */
+static volatile uint32_t *emu_at(unsigned long base)
 {
-	static volatile uint32_t *r;
 	int fd;
 	void *p;
 
-	if (r)
-		return r;
 	fd = open("/dev/mem", O_RDWR | O_SYNC);
 	if (fd < 0)
 		return NULL;
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, EMU_BASE);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
 	close(fd);
-	if (p == MAP_FAILED || ((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE)
+	if (p == MAP_FAILED)
 		return NULL;
-	r = p;
+	if (((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE) {
+		munmap(p, 4096);
+		return NULL;
+	}
+	return p;
+}
+
+/* The FDIF at 0x0c000000, mapped once. */
+static volatile uint32_t *emu(void)
+{
+	static volatile uint32_t *r;
+
+	if (!r)
+		r = emu_at(EMU_BASE);
 	return r;
+}
+
+/*
+ * The registers of the FDIF behind accel @node: its platform device is
+ * named after its register address ("c001000.fdif").
+ */
+static volatile uint32_t *emu_of(const char *node)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *name = strrchr(node, '/');
+	unsigned long base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/accel/%s/device", name ? name + 1 : node);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return NULL;
+	target[n] = 0;
+	name = strrchr(target, '/');
+	if (sscanf(name ? name + 1 : target, "%lx.fdif", &base) != 1)
+		return NULL;
+	return emu_at(base);
 }
 
 /* drm-engine-fdif of one open device file, in ns */
@@ -187,11 +223,35 @@ static void throughput(const uint8_t *frame, int jobs, const char *node)
 	}
 }
 
+/* One client with 2 jobs in flight: jobs/s and device ms per job. */
+static void measure(const uint8_t *frame, int jobs, const char *node, double *jobs_per_s,
+		    double *device_ms)
+{
+	struct client c;
+	long long busy0, busy1;
+	double t0, t1;
+
+	client_init(&c, frame, node);
+	c.inflight = 2;
+	c.jobs = jobs;
+	busy0 = busy_ns(c.dev);
+	t0 = now_s();
+	client_run(&c);
+	t1 = now_s();
+	busy1 = busy_ns(c.dev);
+	fdif_bo_free(c.frame);
+	fdif_close(c.dev);
+	*jobs_per_s = jobs / (t1 - t0);
+	*device_ms = (busy1 - busy0) / 1e6 / jobs;
+}
+
 /*
  * The same load (one client, 2 jobs in flight) on each node in turn, for
  * @rounds rounds: devices set up differently (e.g. the emulated FDIF's
  * host threads) measured interleaved, so that a change in the host's load
- * during the run hits them alike.
+ * during the run hits them alike.  Each node is measured with its timing
+ * model and, where its test registers are on, again with the model at 0:
+ * then a job takes as long as the host's detector does.
  */
 static void compare(const uint8_t *frame, int jobs, int rounds, char **nodes, int n)
 {
@@ -199,22 +259,23 @@ static void compare(const uint8_t *frame, int jobs, int rounds, char **nodes, in
 
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < n; k++) {
-			struct client c;
-			long long busy0, busy1;
-			double t0, t1;
+			volatile uint32_t *regs = emu_of(nodes[k]);
+			double js, ms, det_js, det_ms;
+			char det[96] = "model0_jobs_per_s - model0_ms_per_job -";
 
-			client_init(&c, frame, nodes[k]);
-			c.inflight = 2;
-			c.jobs = jobs;
-			busy0 = busy_ns(c.dev);
-			t0 = now_s();
-			client_run(&c);
-			t1 = now_s();
-			busy1 = busy_ns(c.dev);
-			fdif_bo_free(c.frame);
-			fdif_close(c.dev);
-			printf("compare node %s round %d jobs %d jobs_per_s %.2f device_ms_per_job %.2f\n",
-			       nodes[k], r, jobs, jobs / (t1 - t0), (busy1 - busy0) / 1e6 / jobs);
+			measure(frame, jobs, nodes[k], &js, &ms);
+			if (regs) {
+				uint32_t saved = regs[EMU_FRAME_TIME / 4];
+
+				regs[EMU_FRAME_TIME / 4] = 0;
+				measure(frame, jobs, nodes[k], &det_js, &det_ms);
+				regs[EMU_FRAME_TIME / 4] = saved;
+				munmap((void *)regs, 4096);
+				snprintf(det, sizeof(det), "model0_jobs_per_s %.2f model0_ms_per_job %.2f",
+					 det_js, det_ms);
+			}
+			printf("compare node %s round %d jobs %d jobs_per_s %.2f device_ms_per_job %.2f %s\n",
+			       nodes[k], r, jobs, js, ms, det);
 			fflush(stdout);
 		}
 	}
