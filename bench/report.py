@@ -60,9 +60,10 @@ def main():
     p("client with 2 jobs in flight on each in turn, %d rounds of %s jobs;"
       % (len(cmp) // 2, cmp[0]["jobs"] if cmp else "?"))
     p("medians over the rounds (a change in the host's load hits both alike).")
-    p("Each round measures a device with its timing model, then with the model")
-    p("at 0 (EMU_FRAME_TIME), where a job takes as long as the host's detector:")
-    p("the model is met when that time is within the model's frame time.")
+    if any(r.get("model0_ms_per_job", "-") != "-" for r in cmp):
+        p("Each round measures a device with its timing model, then with the model")
+        p("at 0 (EMU_FRAME_TIME), where a job takes as long as the host's detector:")
+        p("the model is met when that time is within the model's frame time.")
     p()
     p("| device threads | jobs/s | device ms/job | model at 0: jobs/s | model at 0: device ms/job |")
     p("|---:|---:|---:|---:|---:|")

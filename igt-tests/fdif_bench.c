@@ -24,8 +24,8 @@
  * Output lines are "key value..." for the script to tabulate.
  */
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ static volatile uint32_t *emu(void)
  */
 static volatile uint32_t *emu_of(const char *node)
 {
-	char path[PATH_MAX], target[PATH_MAX];
+	char path[PATH_MAX], target[PATH_MAX], *end;
 	const char *name = strrchr(node, '/');
 	unsigned long base;
 	ssize_t n;
@@ -99,7 +99,10 @@ static volatile uint32_t *emu_of(const char *node)
 		return NULL;
 	target[n] = 0;
 	name = strrchr(target, '/');
-	if (sscanf(name ? name + 1 : target, "%lx.fdif", &base) != 1)
+	name = name ? name + 1 : target;
+	errno = 0;
+	base = strtoul(name, &end, 16);
+	if (errno || end == name || strcmp(end, ".fdif") || (base & 0xfff))
 		return NULL;
 	return emu_at(base);
 }
@@ -122,9 +125,38 @@ static long long busy_ns(struct fdif_device *dev)
 	return v;
 }
 
+/* The device whose timing model is off, and its frame time before. */
+static struct {
+	volatile uint32_t *regs;
+	uint32_t saved;
+} model;
+
+/*
+ * Turn the timing model of the FDIF at @regs off until model_restore()
+ * (or die()). Return: whether it took the 0 (without test-regs=on the
+ * device ignores the write).
+ */
+static int model_off(volatile uint32_t *regs)
+{
+	model.saved = regs[EMU_FRAME_TIME / 4];
+	regs[EMU_FRAME_TIME / 4] = 0;
+	if (regs[EMU_FRAME_TIME / 4])
+		return 0;
+	model.regs = regs;
+	return 1;
+}
+
+static void model_restore(void)
+{
+	if (model.regs)
+		model.regs[EMU_FRAME_TIME / 4] = model.saved;
+	model.regs = NULL;
+}
+
 static void die(const char *what, int err)
 {
 	fprintf(stderr, "fdif_bench: %s: %s\n", what, fdif_strerror(err));
+	model_restore();
 	exit(1);
 }
 
@@ -267,20 +299,15 @@ static void compare(const uint8_t *frame, int jobs, int rounds, char **nodes, in
 			char det[96] = "model0_jobs_per_s - model0_ms_per_job -";
 
 			measure(frame, jobs, nodes[k], &js, &ms);
-			if (regs) {
-				uint32_t saved = regs[EMU_FRAME_TIME / 4];
-
-				/* read back: without test-regs=on the write is ignored */
-				regs[EMU_FRAME_TIME / 4] = 0;
-				if (!regs[EMU_FRAME_TIME / 4]) {
-					measure(frame, jobs, nodes[k], &det_js, &det_ms);
-					regs[EMU_FRAME_TIME / 4] = saved;
-					snprintf(det, sizeof(det),
-						 "model0_jobs_per_s %.2f model0_ms_per_job %.2f",
-						 det_js, det_ms);
-				}
-				munmap((void *)regs, 4096);
+			if (regs && model_off(regs)) {
+				measure(frame, jobs, nodes[k], &det_js, &det_ms);
+				model_restore();
+				snprintf(det, sizeof(det),
+					 "model0_jobs_per_s %.2f model0_ms_per_job %.2f",
+					 det_js, det_ms);
 			}
+			if (regs)
+				munmap((void *)regs, 4096);
 			printf("compare node %s round %d jobs %d jobs_per_s %.2f device_ms_per_job %.2f %s\n",
 			       nodes[k], r, jobs, js, ms, det);
 			fflush(stdout);
@@ -301,15 +328,12 @@ static void overhead(const uint8_t *frame, int jobs, const char *node)
 	struct fdif_face f[FDIF_MAX_FACES];
 	struct client c;
 	double *lat = calloc(jobs, sizeof(*lat)), *dev_ms = calloc(jobs, sizeof(*dev_ms));
-	uint32_t saved = 0;
 	int i, ret;
 
-	if (!r) {
+	if (!r || !model_off(r)) {
 		fprintf(stderr, "fdif_bench: overhead needs the emulated FDIF with test-regs=on\n");
 		exit(1);
 	}
-	saved = r[EMU_FRAME_TIME / 4];
-	r[EMU_FRAME_TIME / 4] = 0;
 	client_init(&c, frame, node);
 	/* a 20x20 blank corner: the detector has next to nothing to do */
 	c.p.roi_x = 0;
@@ -333,7 +357,7 @@ static void overhead(const uint8_t *frame, int jobs, const char *node)
 		dev_ms[i] = (busy_ns(c.dev) - b0) / 1e6;
 		lat[i] -= dev_ms[i];
 	}
-	r[EMU_FRAME_TIME / 4] = saved;
+	model_restore();
 	qsort(lat, jobs, sizeof(*lat), cmp_double);
 	qsort(dev_ms, jobs, sizeof(*dev_ms), cmp_double);
 	printf("overhead jobs %d median_ms %.3f p99_ms %.3f device_median_ms %.3f\n", jobs,

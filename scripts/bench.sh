@@ -3,7 +3,9 @@
 # device-bound throughput and utilization at 1/2/4/8 jobs in flight and
 # from 4 clients, jobs/s and device ms/job with the emulated FDIF's
 # detector on 1 host thread and on its default 2 (two devices, measured
-# in turn, --rounds times), per-job software overhead with the timing model at zero,
+# in turn, --rounds times, each with its timing model and with the model
+# at 0, where a job takes the detector's time), per-job software overhead
+# with the timing model at zero,
 # the library path on a 1920x1080 JPEG, and the host detector against
 # OpenCV. Prints a markdown report; --write-docs also stores it in
 # docs/performance.md. Nothing here asserts on time.
