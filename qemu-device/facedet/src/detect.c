@@ -869,14 +869,14 @@ static inline void live_clear(uint64_t *live, int i, unsigned int bits)
  * a few builtins (movmsk, packed sqrt) stand in for what generic vectors
  * would do lane by lane (see inv_stddev()).  A chunk is FD_VL consecutive
  * window positions of a row: their integral corners are consecutive int32
- * (see col_ofs()), so every rectangle corner is one vector load.  Per chunk: the variance test and
- * stage 0 for all lanes (needed anyway: the skip rule and the windows
- * counter depend on every visited position's stage-0 result), then the
- * walk that decides which positions the reference scan visits.  When a
- * row's chunks are done, the following stages run stage by stage over the
- * row's live windows, each chunk starting at the next live one (later
- * stages keep few windows, mostly in small clusters that fixed chunks
- * would cut in two).  Every lane computes
+ * (see col_ofs()), so every rectangle corner is one vector load.  Per
+ * chunk: the variance test and stage 0 for all lanes (needed anyway: the
+ * skip rule and the windows counter depend on every visited position's
+ * stage-0 result), then the walk that decides which positions the
+ * reference scan visits.  When a row's chunks are done, the following
+ * stages run stage by stage over the row's live windows, each chunk
+ * starting at the next live one (later stages keep few windows, mostly in
+ * small clusters that fixed chunks would cut in two).  Every lane computes
  * exactly the reference's float operations (IEEE, no reassociation; the
  * only products are exact or feed a comparison, so FMA contraction cannot
  * change them, and no instance enables FMA anyway).
