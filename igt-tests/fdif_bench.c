@@ -13,8 +13,7 @@
  *                                          with the timing model and, with
  *                                          test-regs=on, without it
  *   fdif_bench overhead JOBS [NODE]        submit-to-signal minus device
- *                                          time, timing model at 0 (the
- *                                          FDIF at 0x0c000000)
+ *                                          time, timing model at 0
  *   fdif_bench library IMAGE RUNS [NODE]   fdif_detect_image() stages
  *
  * NODE is a /dev/accel node; without it, the first fdif device.
@@ -24,22 +23,15 @@
  * Output lines are "key value..." for the script to tabulate.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fdif/fdif.h"
-
-#define EMU_BASE	0x0c000000UL
-#define EMU_ID		0xf00
-#define EMU_FRAME_TIME	0xf04
-#define EMU_ID_VALUE	0x46444651u
+#include "fdif_emu.h"
 
 static double now_s(void)
 {
@@ -47,64 +39,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * The registers of the emulated FDIF at @base, or NULL where there is
- * none. Without test-regs=on the device ignores writes to them.
- */
-static volatile uint32_t *emu_at(unsigned long base)
-{
-	int fd;
-	void *p;
-
-	fd = open("/dev/mem", O_RDWR | O_SYNC);
-	if (fd < 0)
-		return NULL;
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, base);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	if (((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE) {
-		munmap(p, 4096);
-		return NULL;
-	}
-	return p;
-}
-
-/* The FDIF at 0x0c000000, mapped once. */
-static volatile uint32_t *emu(void)
-{
-	static volatile uint32_t *r;
-
-	if (!r)
-		r = emu_at(EMU_BASE);
-	return r;
-}
-
-/*
- * The registers of the FDIF behind accel @node: its platform device is
- * named after its register address ("c001000.fdif").
- */
-static volatile uint32_t *emu_of(const char *node)
-{
-	char path[PATH_MAX], target[PATH_MAX], *end;
-	const char *name = strrchr(node, '/');
-	unsigned long base;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/accel/%s/device", name ? name + 1 : node);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return NULL;
-	target[n] = 0;
-	name = strrchr(target, '/');
-	name = name ? name + 1 : target;
-	errno = 0;
-	base = strtoul(name, &end, 16);
-	if (errno || end == name || strcmp(end, ".fdif") || (base & 0xfff))
-		return NULL;
-	return emu_at(base);
 }
 
 /* drm-engine-fdif of one open device file, in ns */
@@ -125,32 +59,32 @@ static long long busy_ns(struct fdif_device *dev)
 	return v;
 }
 
-/* The device whose timing model is off, and its frame time before. */
+/* The instance whose timing model is off, and its frame time before. */
 static struct {
-	volatile uint32_t *regs;
-	uint32_t saved;
-} model;
+	int minor;
+	int saved;
+} model = { .minor = -1 };
 
 /*
- * Turn the timing model of the FDIF at @regs off until model_restore()
- * (or die()). Return: whether it took the 0 (without test-regs=on the
- * device ignores the write).
+ * Turn instance @minor's timing model off until model_restore() (or
+ * die()). Return: whether it could (the emulated FDIF with test-regs=on).
  */
-static int model_off(volatile uint32_t *regs)
+static int model_off(int minor)
 {
-	model.saved = regs[EMU_FRAME_TIME / 4];
-	regs[EMU_FRAME_TIME / 4] = 0;
-	if (regs[EMU_FRAME_TIME / 4])
+	int saved = fdif_emu_frame_time_get(minor);
+
+	if (saved < 0 || fdif_emu_frame_time_on(minor, 0))
 		return 0;
-	model.regs = regs;
+	model.minor = minor;
+	model.saved = saved;
 	return 1;
 }
 
 static void model_restore(void)
 {
-	if (model.regs)
-		model.regs[EMU_FRAME_TIME / 4] = model.saved;
-	model.regs = NULL;
+	if (model.minor >= 0)
+		fdif_emu_frame_time_on(model.minor, (uint32_t)model.saved);
+	model.minor = -1;
 }
 
 static void die(const char *what, int err)
@@ -158,6 +92,21 @@ static void die(const char *what, int err)
 	fprintf(stderr, "fdif_bench: %s: %s\n", what, fdif_strerror(err));
 	model_restore();
 	exit(1);
+}
+
+/* The accel minor of NODE (NULL: the first fdif device), or die. */
+static int node_minor(const char *node)
+{
+	struct fdif_device *dev;
+	int ret = node ? fdif_open_path(node, &dev) : fdif_open(&dev);
+
+	if (ret)
+		die("open", ret);
+	ret = fdif_fd_minor(fdif_device_fd(dev));
+	fdif_close(dev);
+	if (ret < 0)
+		die("minor", ret);
+	return ret;
 }
 
 struct client {
@@ -217,11 +166,13 @@ static void *client_run(void *arg)
 static void throughput(const uint8_t *frame, int jobs, const char *node)
 {
 	static const int depths[] = { 1, 2, 4, 8 };
-	volatile uint32_t *r = emu();
 	unsigned int d;
-	int nclients, k;
+	int nclients, k, us = fdif_emu_frame_time_get(node_minor(node));
 
-	printf("frame_time_us %u\n", r ? r[EMU_FRAME_TIME / 4] : 0);
+	if (us < 0)
+		printf("frame_time_us ?\n");	/* not the emulated FDIF */
+	else
+		printf("frame_time_us %d\n", us);
 	for (nclients = 1; nclients <= 4; nclients += 3) {
 		for (d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
 			struct client c[4];
@@ -294,20 +245,18 @@ static void compare(const uint8_t *frame, int jobs, int rounds, char **nodes, in
 
 	for (r = 0; r < rounds; r++) {
 		for (k = 0; k < n; k++) {
-			volatile uint32_t *regs = emu_of(nodes[k]);
+			int minor = node_minor(nodes[k]);
 			double js, ms, det_js, det_ms;
 			char det[96] = "model0_jobs_per_s - model0_ms_per_job -";
 
 			measure(frame, jobs, nodes[k], &js, &ms);
-			if (regs && model_off(regs)) {
+			if (model_off(minor)) {
 				measure(frame, jobs, nodes[k], &det_js, &det_ms);
 				model_restore();
 				snprintf(det, sizeof(det),
 					 "model0_jobs_per_s %.2f model0_ms_per_job %.2f",
 					 det_js, det_ms);
 			}
-			if (regs)
-				munmap((void *)regs, 4096);
 			printf("compare node %s round %d jobs %d jobs_per_s %.2f device_ms_per_job %.2f %s\n",
 			       nodes[k], r, jobs, js, ms, det);
 			fflush(stdout);
@@ -324,13 +273,12 @@ static int cmp_double(const void *a, const void *b)
 
 static void overhead(const uint8_t *frame, int jobs, const char *node)
 {
-	volatile uint32_t *r = emu();
 	struct fdif_face f[FDIF_MAX_FACES];
 	struct client c;
 	double *lat = calloc(jobs, sizeof(*lat)), *dev_ms = calloc(jobs, sizeof(*dev_ms));
 	int i, ret;
 
-	if (!r || !model_off(r)) {
+	if (!model_off(node_minor(node))) {
 		fprintf(stderr, "fdif_bench: overhead needs the emulated FDIF with test-regs=on\n");
 		exit(1);
 	}

@@ -14,6 +14,7 @@
 #include <drm/drm.h>
 #include <drm/fdif_accel.h>
 
+#include "fdif_emu.h"
 #include "fdif_truth.h"
 
 /* The test pictures: 320x240, 8-bit grey, rows packed. */
@@ -37,16 +38,6 @@
 
 /* sizeof(struct drm_fdif_job) in the first version of the uAPI. */
 #define FDIF_JOB_SIZE_V1	160
-
-/* Emulated FDIF fault modes (QEMU's EMU_FAULT register). */
-enum fdif_fault {
-	FDIF_FAULT_NONE = 0,
-	FDIF_FAULT_HANG = 1,
-	FDIF_FAULT_ERR = 2,
-	FDIF_FAULT_SPURIOUS = 3,
-	FDIF_FAULT_DMA = 4,
-	FDIF_FAULT_LOST_IRQ = 5,
-};
 
 /* A BO and its CPU mapping. */
 struct fdif_bo {
@@ -159,13 +150,6 @@ bool fdif_fence_pending(int fence_fd);
 /* Poll up to @ms for the fence, then fdif_fence_info(); -ETIME if not done. */
 int fdif_fence_wait(int fence_fd, int ms, int64_t *timestamp_ns);
 
-/* Fault injection through the emulated device (QEMU test-regs=on). */
-bool fdif_emu_available(void);
-int fdif_emu_inject(enum fdif_fault fault, uint32_t jobs);
-/* The device's time for a full 320x240 frame (scaled by the ROI's area). */
-int fdif_emu_frame_time(uint32_t us);
-#define FDIF_EMU_FRAME_TIME_DEFAULT	15000
-
 /*
  * Several FDIF instances. Each /dev/accel/accelN whose DRM driver is
  * "fdif" is one, named in sysfs by its platform device,
@@ -177,9 +161,6 @@ int fdif_emu_frame_time(uint32_t us);
  * FDIF_EMU_BASE (the one fdif_emu_inject() and fdif_emu_frame_time() drive),
  * or else the one at the lowest address.
  */
-#define FDIF_EMU_BASE		0x0c000000UL
-#define FDIF_MAX_INSTANCES	8
-
 struct fdif_instance {
 	int minor;		/* /dev/accel/accel<minor> */
 	uint64_t base;		/* register address, from the name; UINT64_MAX: unknown */
@@ -190,12 +171,6 @@ struct fdif_instance {
 int fdif_instances(struct fdif_instance *inst, int max);
 /* Open /dev/accel/accel<minor>: the fd, or -ENODEV if its driver is not fdif. */
 int fdif_open_minor(int minor);
-/* The accel minor of an open device file. */
-int fdif_fd_minor(int fd);
-/* The platform device name of accel minor @minor, e.g. "c000000.fdif". */
-int fdif_minor_devname(int minor, char *name, size_t len);
-/* The register address in a platform device name ("c001000.fdif": 0xc001000). */
-int fdif_devname_base(const char *name, uint64_t *base);
 /* The accel minor of bound platform device @devname, or -ENODEV (unbound). */
 int fdif_devname_minor(const char *devname);
 /*
@@ -204,12 +179,6 @@ int fdif_devname_minor(const char *devname);
  * kernels that name the directory by minor), or -1 (unbound: no stats).
  */
 long long fdif_stat(const char *devname, const char *key);
-/* The test registers of instance @minor's emulated device, or NULL. */
-volatile uint32_t *fdif_emu_regs_for(int minor);
-int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs);
-int fdif_emu_frame_time_on(int minor, uint32_t us);
-/* Instance @minor's frame time in us, or a negative errno. */
-int fdif_emu_frame_time_get(int minor);
 
 /*
  * FDIF_DEV_FIXTURE(name) - the fixture most tests share: self->fd is an
