@@ -26,19 +26,24 @@
 #define EMU_FAULT_JOBS		0xf0c
 #define EMU_ID_VALUE		0x46444651u
 
-/* The emulated device's registers (mapped once), or NULL if not emulated. */
-static volatile uint32_t *fdif_emu_regs(void)
+/* The test registers of the emulated device at @base, mapped once each. */
+static volatile uint32_t *fdif_emu_map(uint64_t base)
 {
-	static volatile uint32_t *regs;
-	int fd;
+	static struct { uint64_t base; volatile uint32_t *regs; } maps[FDIF_MAX_INSTANCES];
+	int i, fd;
 	void *p;
 
-	if (regs)
-		return regs;
+	if (!base || base == UINT64_MAX || (base & 0xfff))
+		return NULL;
+	for (i = 0; i < FDIF_MAX_INSTANCES && maps[i].regs; i++)
+		if (maps[i].base == base)
+			return maps[i].regs;
+	if (i == FDIF_MAX_INSTANCES)
+		return NULL;
 	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	p = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, EMU_BASE);
+	p = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)base);
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -46,8 +51,15 @@ static volatile uint32_t *fdif_emu_regs(void)
 		munmap(p, 0x1000);
 		return NULL;
 	}
-	regs = p;
-	return regs;
+	maps[i].base = base;
+	maps[i].regs = p;
+	return maps[i].regs;
+}
+
+/* The registers of the instance at EMU_BASE, or NULL if not emulated. */
+static volatile uint32_t *fdif_emu_regs(void)
+{
+	return fdif_emu_map(EMU_BASE);
 }
 
 bool fdif_emu_available(void)
@@ -119,38 +131,6 @@ int fdif_devname_base(const char *name, uint64_t *base)
 		return -EINVAL;
 	*base = v;
 	return 0;
-}
-
-/* The test registers of the emulated device at @base, mapped once each. */
-static volatile uint32_t *fdif_emu_map(uint64_t base)
-{
-	static struct { uint64_t base; volatile uint32_t *regs; } maps[FDIF_MAX_INSTANCES];
-	int i, fd;
-	void *p;
-
-	if (base == EMU_BASE)
-		return fdif_emu_regs();
-	if (!base || base == UINT64_MAX || (base & 0xfff))
-		return NULL;
-	for (i = 0; i < FDIF_MAX_INSTANCES && maps[i].regs; i++)
-		if (maps[i].base == base)
-			return maps[i].regs;
-	if (i == FDIF_MAX_INSTANCES)
-		return NULL;
-	fd = open("/dev/mem", O_RDWR | O_SYNC | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	p = mmap(NULL, 0x1000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)base);
-	close(fd);
-	if (p == MAP_FAILED)
-		return NULL;
-	if (((volatile uint32_t *)p)[EMU_ID / 4] != EMU_ID_VALUE) {
-		munmap(p, 0x1000);
-		return NULL;
-	}
-	maps[i].base = base;
-	maps[i].regs = p;
-	return maps[i].regs;
 }
 
 volatile uint32_t *fdif_emu_regs_for(int minor)
