@@ -42,6 +42,58 @@ as_root() {
 	fi
 }
 
+# run_limited LIMIT CMD...: run CMD with a time limit, and leave nothing
+# of it behind. CMD runs in a process group of its own (timeout's, without
+# --foreground) and, where this machine lets us make one, in a cgroup v2 of
+# its own, which also holds what it started in another session or process
+# group (a guest's QEMU, a sleeper). At the limit the group gets TERM, and
+# KILL 10 s later; and when CMD ends, by itself or so, everything still in
+# its cgroup or process group is killed. Returns CMD's exit status, or 124
+# (137) when the limit stopped it. An interrupt (Ctrl-C) of the caller
+# stops it too (run_limited_stop, from the caller's trap).
+RUN_LIMITED_CG= RUN_LIMITED_PGID=
+run_limited() {
+	local limit=$1 mnt rel rc=0
+	shift
+	RUN_LIMITED_CG=
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts 2>/dev/null)
+	rel=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null)
+	if [ -n "$mnt" ] && [ -w "$mnt${rel%/}" ]; then
+		RUN_LIMITED_CG="$mnt${rel%/}/fdif-stage-$$-$RANDOM"
+		mkdir "$RUN_LIMITED_CG" 2>/dev/null || RUN_LIMITED_CG=
+	fi
+	timeout -k 10 "$limit" bash -c \
+		'[ -z "$1" ] || echo $$ > "$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' \
+		fdif-limited "$RUN_LIMITED_CG" "$@" &
+	RUN_LIMITED_PGID=$!
+	wait "$RUN_LIMITED_PGID" 2>/dev/null || rc=$?
+	run_limited_stop
+	return "$rc"
+}
+
+# run_limited_stop: kill what run_limited's command left running.
+run_limited_stop() {
+	local i
+	if [ -n "$RUN_LIMITED_PGID" ]; then
+		kill -KILL -- "-$RUN_LIMITED_PGID" 2>/dev/null || true
+	fi
+	if [ -n "$RUN_LIMITED_CG" ] && [ -d "$RUN_LIMITED_CG" ]; then
+		for i in $(seq 50); do
+			# (cgroup files have no size: read them)
+			[ -n "$(cat "$RUN_LIMITED_CG/cgroup.procs" 2>/dev/null)" ] || break
+			if [ -e "$RUN_LIMITED_CG/cgroup.kill" ]; then
+				echo 1 > "$RUN_LIMITED_CG/cgroup.kill" 2>/dev/null || true
+			else
+				xargs -r kill -KILL < "$RUN_LIMITED_CG/cgroup.procs" 2>/dev/null || true
+			fi
+			sleep 0.1
+		done
+		rmdir "$RUN_LIMITED_CG" 2>/dev/null || true
+	fi
+	RUN_LIMITED_PGID= RUN_LIMITED_CG=
+	return 0
+}
+
 # apt_ensure PKG...: install the packages that are not installed yet.
 apt_ensure() {
 	local missing=() p
