@@ -182,12 +182,49 @@ int facedet_detect_rects(struct facedet_ctx *ctx, const uint8_t *img,
  *
  * Return: number of faces (0..FACEDET_MAX_FACES) or -EINVAL for bad
  * parameters, -E2BIG for a picture larger than @ctx was made for,
- * -ECANCELED if stopped by facedet_ctx_set_abort()'s callback.
+ * -ECANCELED if stopped by facedet_ctx_set_abort()'s callback, -ENOMEM,
+ * or -EPROTO when one of the detector's internal consistency checks failed
+ * (a bug in the detector: it is reported, never an abort()).
  */
 int facedet_detect(struct facedet_ctx *ctx, const uint8_t *img,
 		   unsigned int w, unsigned int h, unsigned int stride,
 		   const struct facedet_params *params,
 		   struct facedet_face faces[FACEDET_MAX_FACES]);
+
+/**
+ * enum facedet_eval - how the detector evaluates its windows
+ * @FACEDET_EVAL_AUTO: the fastest that the model, the build and the CPU
+ *	allow (the default): the 8-lane AVX2 scan, the 4-lane vector scan, or
+ *	one window at a time; the reference evaluator for a cascade the fast
+ *	one cannot compute exactly
+ * @FACEDET_EVAL_SSE2: the 4-lane vector scan even where AVX2 exists
+ * @FACEDET_EVAL_SCALAR: the fast evaluator one window at a time, which also
+ *	checks the vector scans' row intervals on every window
+ * @FACEDET_EVAL_REFERENCE: the reference evaluator (any tree shape, float
+ *	weights), one window at a time
+ *
+ * All of them give the same faces, byte for byte (the golden tests run
+ * each); the choice exists for testing and benchmarking.
+ */
+enum facedet_eval {
+	FACEDET_EVAL_AUTO,
+	FACEDET_EVAL_SSE2,
+	FACEDET_EVAL_SCALAR,
+	FACEDET_EVAL_REFERENCE,
+};
+
+/**
+ * facedet_ctx_set_eval() - choose @ctx's evaluator for its next detections
+ * Return: 0, or -EINVAL for a value not in enum facedet_eval.
+ */
+int facedet_ctx_set_eval(struct facedet_ctx *ctx, enum facedet_eval eval);
+
+/**
+ * facedet_eval_parse() - an evaluator by name: "auto", "sse2", "scalar",
+ * "reference"
+ * Return: the enum facedet_eval value, or -EINVAL.
+ */
+int facedet_eval_parse(const char *name);
 
 /**
  * facedet_ctx_set_abort() - let a caller stop facedet_detect() early

@@ -243,36 +243,44 @@ static void fd_chain_init(uint8_t chain[2][256])
 	}
 }
 
+/*
+ * Which evaluator scans: facedet_ctx_set_eval(). The fast one only for a
+ * model it computes exactly (model_is_fast()); AVX2 only with the fast
+ * vector scan, where the build and the CPU have it.
+ */
+int fd_ctx_set_eval(struct facedet_ctx *ctx, enum facedet_eval eval)
+{
+	switch (eval) {
+	case FACEDET_EVAL_AUTO:
+	case FACEDET_EVAL_SSE2:
+	case FACEDET_EVAL_SCALAR:
+	case FACEDET_EVAL_REFERENCE:
+		break;
+	default:
+		return -EINVAL;
+	}
+	ctx->fast = model_is_fast(ctx->m) && eval != FACEDET_EVAL_REFERENCE;
+	ctx->scalar = eval == FACEDET_EVAL_SCALAR;
+#if HAVE_AVX2_SCAN
+	ctx->avx2 = ctx->fast && !ctx->scalar && eval != FACEDET_EVAL_SSE2 &&
+		    __builtin_cpu_supports("avx2");
+#endif
+	return 0;
+}
+
 int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 {
 	int S = cap + 1, i;
-	const char *ev;
 	/* the vector code reads up to a chunk past the last window of a row */
 	size_t isize = (size_t)S * S + 4 * FD_MAX_WINDOW;
 
 	ctx->m = m;
 	ctx->cap = cap;
 	ctx->stride = 0;
-	/*
-	 * Testing and benchmarking knob, FACEDET_EVAL: "scalar" scans one
-	 * window at a time with the fast evaluator, "reference" with the
-	 * reference one, "sse2" uses the 4-lane vector scan even where the
-	 * CPU has AVX2; the golden test runs each.
-	 */
-	ev = getenv("FACEDET_EVAL");
-	ctx->fast = model_is_fast(m) && !(ev && !strcmp(ev, "reference"));
-	ctx->scalar = ev && !strcmp(ev, "scalar");
-#if HAVE_AVX2_SCAN
-	/*
-	 * The AVX2 code (scan, resize, rotation) runs with the fast vector
-	 * scan only: FACEDET_EVAL=scalar and reference keep every step scalar,
-	 * and sse2 asks for the 4-lane scan even where AVX2 exists.
-	 */
-	ctx->avx2 = ctx->fast && !ctx->scalar && __builtin_cpu_supports("avx2") &&
-		    !(ev && !strcmp(ev, "sse2"));
-#endif
+	fd_ctx_set_eval(ctx, FACEDET_EVAL_AUTO);
 	ctx->cnodes = calloc(m->nnodes, sizeof(*ctx->cnodes));
-	ctx->ptrees = ctx->fast ? calloc(m->ntrees, sizeof(*ctx->ptrees)) : NULL;
+	/* any evaluator can be chosen later: fd_ctx_set_eval() */
+	ctx->ptrees = model_is_fast(m) ? calloc(m->ntrees, sizeof(*ctx->ptrees)) : NULL;
 	ctx->stage_thr = malloc(m->nstages * sizeof(*ctx->stage_thr));
 	ctx->scaled = malloc((size_t)cap * cap);
 	ctx->rotated = malloc((size_t)cap * cap);
@@ -290,7 +298,7 @@ int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap)
 	ctx->tmp = malloc(ctx->raw_cap * sizeof(*ctx->tmp));
 	ctx->labels = malloc(ctx->raw_cap * sizeof(*ctx->labels));
 	ctx->cls = malloc(ctx->raw_cap * sizeof(*ctx->cls));
-	if (!ctx->cnodes || (ctx->fast && !ctx->ptrees) || !ctx->stage_thr || !ctx->scaled ||
+	if (!ctx->cnodes || (model_is_fast(m) && !ctx->ptrees) || !ctx->stage_thr || !ctx->scaled ||
 	    !ctx->rotated || !ctx->rot_terms || !ctx->sum || !ctx->sq ||
 	    !ctx->xofs || !ctx->xofs1 || !ctx->xw || !ctx->live || !ctx->row_inv || !ctx->raw || !ctx->tmp || !ctx->labels || !ctx->cls)
 		return -ENOMEM;
@@ -802,12 +810,13 @@ static int scan_level_scalar(struct facedet_ctx *ctx, struct level *lv)
 				r = eval_fast(ctx, ctx->sum + row + i, inv, 0);
 			ctx->stats.windows++;
 			/*
-			 * FACEDET_EVAL=scalar is a testing mode: it also checks
-			 * the row intervals against the ROI test on every window
-			 * (the golden pictures have no hits near the edges).
+			 * The scalar scan also checks the row intervals the
+			 * vector scans use against the per-window ROI test: a
+			 * disagreement is a detector bug, reported as an error
+			 * (a library must never abort its caller, QEMU).
 			 */
 			if (lv->keep && (keep_pos(lv, i, y) != (keep_bits(lv, i, y) == 3)))
-				abort();
+				return -EPROTO;
 			if (r > 0) {
 				if (keep_pos(lv, i, y) &&
 				    push_raw(ctx, iround(i * lv->step * lv->factor),

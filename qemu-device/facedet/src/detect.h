@@ -59,7 +59,7 @@ struct facedet_ctx {
 	int stride;			/* of the integral images (picture width + 1) */
 	int deint;			/* integral columns deinterleaved (2-step levels) */
 	int fast;			/* the model runs on the fast evaluator */
-	int scalar;			/* FACEDET_EVAL=scalar: no vector scan */
+	int scalar;			/* FACEDET_EVAL_SCALAR: no vector scan */
 	int avx2;			/* the AVX2 scan, resize and rotation run */
 	uint8_t chain[2][256];		/* the skip rule on a chunk: fd_chain_init() */
 	uint64_t *live;			/* a row's windows alive after a stage, 1 bit each */
@@ -94,6 +94,7 @@ struct facedet_ctx {
 };
 
 int fd_ctx_init(struct facedet_ctx *ctx, const struct facedet_model *m, int cap);
+int fd_ctx_set_eval(struct facedet_ctx *ctx, enum facedet_eval eval);
 void fd_ctx_fini(struct facedet_ctx *ctx);
 
 /*

@@ -61,6 +61,27 @@ struct facedet_ctx *facedet_ctx_new(const struct facedet_model *m,
 	return ctx;
 }
 
+int facedet_ctx_set_eval(struct facedet_ctx *ctx, enum facedet_eval eval)
+{
+	return fd_ctx_set_eval(ctx, eval);
+}
+
+int facedet_eval_parse(const char *name)
+{
+	static const char *const names[] = {
+		[FACEDET_EVAL_AUTO] = "auto",
+		[FACEDET_EVAL_SSE2] = "sse2",
+		[FACEDET_EVAL_SCALAR] = "scalar",
+		[FACEDET_EVAL_REFERENCE] = "reference",
+	};
+	unsigned int i;
+
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 void facedet_ctx_set_abort(struct facedet_ctx *ctx,
 			   int (*should_abort)(void *opaque), void *opaque)
 {

@@ -34,12 +34,10 @@ static struct facedet_ctx *ctx_with(const char *eval)
 {
 	struct facedet_ctx *ctx;
 
-	if (eval)
-		g_setenv("FACEDET_EVAL", eval, TRUE);
-	else
-		g_unsetenv("FACEDET_EVAL");
 	ctx = facedet_ctx_new(model, PIC_W, PIC_H);
 	g_assert_nonnull(ctx);
+	g_assert_cmpint(facedet_ctx_set_eval(ctx, eval ? facedet_eval_parse(eval) :
+					     FACEDET_EVAL_AUTO), ==, 0);
 	return ctx;
 }
 

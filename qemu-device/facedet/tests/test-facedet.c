@@ -440,6 +440,34 @@ static void test_bad_params(void)
 	g_free(img);
 }
 
+/* Every evaluator by name gives the default's faces; bad values are refused. */
+static void test_eval(void)
+{
+	static const char *const names[] = { "auto", "sse2", "scalar", "reference" };
+	struct facedet_face want[FACEDET_MAX_FACES], got[FACEDET_MAX_FACES];
+	struct facedet_params p;
+	unsigned int i;
+	int n;
+
+	facedet_params_default(&p);
+	n = detect("astronaut", &p, want);
+	g_assert_cmpint(n, ==, 1);
+	for (i = 0; i < G_N_ELEMENTS(names); i++) {
+		int eval = facedet_eval_parse(names[i]);
+
+		g_assert_cmpint(eval, ==, (int)i);
+		g_assert_cmpint(facedet_ctx_set_eval(ctx, eval), ==, 0);
+		g_assert_cmpint(detect("astronaut", &p, got), ==, n);
+		g_assert_cmpmem(got, n * sizeof(*got), want, n * sizeof(*want));
+	}
+	g_assert_cmpint(facedet_eval_parse("fast"), ==, -EINVAL);
+	g_assert_cmpint(facedet_eval_parse(""), ==, -EINVAL);
+	g_assert_cmpint(facedet_eval_parse(NULL), ==, -EINVAL);
+	g_assert_cmpint(facedet_ctx_set_eval(ctx, 4), ==, -EINVAL);
+	g_assert_cmpint(facedet_ctx_set_eval(ctx, -1), ==, -EINVAL);
+	g_assert_cmpint(facedet_ctx_set_eval(ctx, FACEDET_EVAL_AUTO), ==, 0);
+}
+
 static int abort_calls;
 
 static int abort_after(void *opaque)
@@ -505,6 +533,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/facedet/detect/cap-and-order", test_cap_and_order);
 	g_test_add_func("/facedet/detect/lhit", test_lhit);
 	g_test_add_func("/facedet/detect/abort", test_abort);
+	g_test_add_func("/facedet/detect/eval", test_eval);
 	g_test_add_func("/facedet/detect/bad-params", test_bad_params);
 	ret = g_test_run();
 

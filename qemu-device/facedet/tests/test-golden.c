@@ -239,6 +239,28 @@ static void show_diff(const char *want, const char *got)
 	g_strfreev(b);
 }
 
+/* FACEDET_EVAL (meson runs this test once per evaluator) on every context */
+static int set_eval_from_env(struct facedet_ctx *ctx, struct facedet_ctx **wctx)
+{
+	const char *name = g_getenv("FACEDET_EVAL");
+	int eval = name ? facedet_eval_parse(name) : FACEDET_EVAL_AUTO;
+	int j;
+
+	if (eval < 0 || !ctx) {
+		printf("Bail out! bad FACEDET_EVAL or out of memory\n");
+		return -1;
+	}
+	facedet_ctx_set_eval(ctx, eval);
+	for (j = 0; j < 3; j++) {
+		if (!wctx[j]) {
+			printf("Bail out! out of memory\n");
+			return -1;
+		}
+		facedet_ctx_set_eval(wctx[j], eval);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *model_path = g_getenv("FACEDET_MODEL");
@@ -296,6 +318,8 @@ int main(int argc, char **argv)
 			ctx = facedet_ctx_new(model, w, h);
 			for (j = 0; j < 3; j++)
 				wctx[j] = facedet_ctx_new(model, w, h);
+			if (set_eval_from_env(ctx, wctx))
+				return 1;
 		}
 		if (split) {
 			int bad = split_fixture(ctx, wctx, parts, img, w, h);

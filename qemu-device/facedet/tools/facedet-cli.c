@@ -41,7 +41,9 @@ static void usage(FILE *out)
 		"  --min-neighbors N   grouping threshold for --rects (default 3)\n"
 		"  --threads N         split the job over N threads as the device does (1..%d)\n"
 		"  --repeat N          run N times and print the mean time per frame\n"
-		"  --stats             print the detector's counters on stderr\n",
+		"  --stats             print the detector's counters on stderr\n"
+		"  --eval NAME         evaluator: auto, sse2, scalar, reference (default\n"
+		"                      auto, or $FACEDET_EVAL); all give the same faces\n",
 		FACEDET_DEFAULT_MODEL, FACEDET_DEFAULT_LHIT, MAX_THREADS);
 }
 
@@ -153,6 +155,7 @@ int main(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'p' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "stats", no_argument, NULL, 'T' },
+		{ "eval", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -163,11 +166,20 @@ int main(int argc, char **argv)
 	unsigned int w, h, repeat = 1, min_neighbors = 3, nthreads = 0, i;
 	struct split sp = { 0 };
 	double step = 1.1, t0[2], t[2];
-	int rects = 0, stats = 0, c, li = 0, n = 0, ret = 1;
+	int rects = 0, stats = 0, c, li = 0, n = 0, ret = 1, eval = FACEDET_EVAL_AUTO;
 	char err[256];
 	uint8_t *img;
 
 	facedet_params_default(&params);
+	/* the detector's own tools take the evaluator from the environment */
+	if (getenv("FACEDET_EVAL")) {
+		eval = facedet_eval_parse(getenv("FACEDET_EVAL"));
+		if (eval < 0) {
+			fprintf(stderr, "facedet: unknown FACEDET_EVAL '%s'\n",
+				getenv("FACEDET_EVAL"));
+			return 2;
+		}
+	}
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		char *end;
 
@@ -220,6 +232,11 @@ int main(int argc, char **argv)
 		case 'T':
 			stats = 1;
 			break;
+		case 'e':
+			eval = facedet_eval_parse(optarg);
+			if (eval < 0)
+				goto bad;
+			break;
 		case 't':
 			if (parse_uint(optarg, MAX_THREADS, &nthreads) || !nthreads)
 				goto bad;
@@ -263,6 +280,7 @@ bad:
 		fprintf(stderr, "facedet: picture %ux%u too large\n", w, h);
 		goto out;
 	}
+	facedet_ctx_set_eval(ctx, eval);
 	/* --threads: ctx is the first worker's and the merge's */
 	sp.ctx[0] = ctx;
 	for (i = 1; i < nthreads; i++) {
@@ -271,6 +289,7 @@ bad:
 			fprintf(stderr, "facedet: out of memory\n");
 			goto out;
 		}
+		facedet_ctx_set_eval(sp.ctx[i], eval);
 	}
 	for (i = 0; nthreads && i < FACEDET_MAX_UNITS; i++) {
 		sp.part[i] = facedet_part_new();
