@@ -77,6 +77,7 @@
 #define IRQ_MASK            (IRQ_ERR | IRQ_FINISH)
 
 #define ADDR_MASK           0xffffffe0u /* 32-byte aligned, bits 4:0 read 0 */
+#define OMAP4_FDIF_DMA_LIMIT (1ULL << 32)  /* 32-bit address registers */
 
 #define FDIF_CTRL_MSTANDBY  (1u << 0)
 #define FDIF_CTRL_MAX_TAGS  (0xfu << 1)
@@ -136,6 +137,7 @@ struct Omap4FdifJob {
     unsigned int nthreads;
     unsigned int unfinished;    /* atomic: workers still in the job */
     unsigned int next_unit;     /* atomic */
+    unsigned int units_done;    /* atomic: units that ran to their end */
     int err;                    /* atomic: a unit's first error */
     struct facedet_ctx *ctx[OMAP4_FDIF_MAX_THREADS];  /* [0] merges */
     Omap4FdifSlice slice[OMAP4_FDIF_MAX_THREADS];
@@ -189,6 +191,7 @@ static struct facedet_ctx *omap4_fdif_get_ctx(Omap4FdifState *s)
     ctx = facedet_ctx_new(s->model, OMAP4_FDIF_PIC_WIDTH,
                           OMAP4_FDIF_PIC_HEIGHT);
     if (ctx) {
+        facedet_ctx_set_eval(ctx, s->eval);
         s->contexts++;
     }
     return ctx;
@@ -303,7 +306,9 @@ static uint64_t omap4_fdif_frame_ns(Omap4FdifState *s)
 }
 
 /*
- * DMA goes to RAM only: the whole of [@addr, @addr + @len) must be RAM (and
+ * DMA goes to RAM only, below 4 GiB: the whole of [@addr, @addr + @len)
+ * must lie under 4 GiB (a 32-bit engine does not wrap to, or carry into,
+ * 0x1_0000_0000) and be RAM (and
  * writable if @is_write) in the device's address space. A picture or a
  * work area on MMIO (the device's own registers included), ROM, a ROM
  * device or off the end of RAM is refused.
@@ -313,6 +318,15 @@ static bool omap4_fdif_dma_ok(Omap4FdifState *s, const char *what,
 {
     hwaddr a = addr, left = len;
 
+    /* the address registers are 32 bits: the engine cannot go past 4 GiB */
+    if (addr + len > OMAP4_FDIF_DMA_LIMIT) {
+        trace_omap4_fdif_dma_refused(what, addr, len);
+        qemu_log_mask(LOG_GUEST_ERROR, "%s: %s 0x%" HWADDR_PRIx " + 0x%"
+                      HWADDR_PRIx " runs past the 4 GiB the engine "
+                      "addresses: refused\n", TYPE_OMAP4_FDIF, what, addr,
+                      len);
+        return false;
+    }
     RCU_READ_LOCK_GUARD();
     while (left) {
         hwaddr xlat, l = left;
@@ -504,6 +518,8 @@ static int omap4_fdif_worker(void *opaque)
                              job->part[unit]);
         if (r < 0) {
             qatomic_cmpxchg(&job->err, 0, r);
+        } else {
+            qatomic_inc(&job->units_done);
         }
     }
     /* every other worker has left its context, ctx[0] too */
@@ -617,6 +633,7 @@ static void omap4_fdif_start_worker(Omap4FdifState *s)
         trace_omap4_fdif_wait();
         assert(!s->pending);
         s->pending = job;
+        s->waited++;
         return;
     }
     omap4_fdif_submit(s, job);
@@ -641,6 +658,10 @@ static void omap4_fdif_worker_done(void *opaque, int ret)
     if (job->generation != s->generation) {
         trace_omap4_fdif_stale();
         s->stale_dropped++;
+        /* the abort reached the detector before it had done the job */
+        if (job->units_done < job->plan.nunits) {
+            s->cut_short++;
+        }
         omap4_fdif_put_job(job);
         if (s->pending) {
             Omap4FdifJob *next = s->pending;
@@ -1063,7 +1084,7 @@ static void omap4_fdif_init(Object *obj)
     object_property_add_str(obj, "fault", omap4_fdif_get_fault,
                             omap4_fdif_set_fault);
     object_property_set_description(obj, "fault",
-        "fault to inject: none, hang, err, spurious or dma");
+        "fault to inject: none, hang, err, spurious, dma or lost-irq");
     object_property_add(obj, "fault-jobs", "uint32",
                         omap4_fdif_get_fault_jobs, omap4_fdif_set_fault_jobs,
                         NULL, NULL);
@@ -1076,6 +1097,10 @@ static void omap4_fdif_init(Object *obj)
     object_property_add_uint32_ptr(obj, "contexts", &s->contexts,
                                    OBJ_PROP_FLAG_READ);
     object_property_add_uint32_ptr(obj, "stale-dropped", &s->stale_dropped,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint32_ptr(obj, "cut-short", &s->cut_short,
+                                   OBJ_PROP_FLAG_READ);
+    object_property_add_uint32_ptr(obj, "waited", &s->waited,
                                    OBJ_PROP_FLAG_READ);
 }
 
@@ -1137,6 +1162,12 @@ static void omap4_fdif_realize(DeviceState *dev, Error **errp)
     if (s->threads < 1 || s->threads > OMAP4_FDIF_MAX_THREADS) {
         error_setg(errp, "threads=%" PRIu32 " out of range (1..%d)",
                    s->threads, OMAP4_FDIF_MAX_THREADS);
+        return;
+    }
+    s->eval = facedet_eval_parse(s->evaluator ? s->evaluator : "auto");
+    if (s->eval < 0) {
+        error_setg(errp, "evaluator=%s: must be auto, sse2, scalar or "
+                   "reference", s->evaluator);
         return;
     }
     if (!s->model_path) {
@@ -1347,6 +1378,8 @@ static Property omap4_fdif_properties[] = {
     DEFINE_PROP_UINT32("frame-time-us", Omap4FdifState, prop_frame_time_us,
                        15000),
     DEFINE_PROP_UINT32("threads", Omap4FdifState, threads, 2),
+    /* the detector's evaluator: all give the same faces (for tests) */
+    DEFINE_PROP_STRING("evaluator", Omap4FdifState, evaluator),
     DEFINE_PROP_BOOL("test-regs", Omap4FdifState, test_regs, false),
     /* off: migrate as before the "job" subsection existed (compat, tests) */
     DEFINE_PROP_BOOL("x-migrate-job", Omap4FdifState, migrate_job, true),

@@ -572,12 +572,19 @@ static void test_bad_dma(void)
     g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
     wr(qts, IRQSTATUS(MPU), ERR);
 
-    /* work area outside RAM: ERR when the engine writes its scratch */
+    /*
+     * work area outside RAM: checked at RUN with the picture, so ERR comes
+     * at once too, before the picture is read or anything runs
+     */
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     wr(qts, PICADDR, PIC_ADDR);
     wr(qts, WKADDR, BAD_ADDR);
-    g_assert_cmphex(run_job(qts), ==, ERR);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
     g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    g_assert_cmpint(qom_get_int(qts, "workers"), ==, 0);
+    wr(qts, IRQSTATUS(MPU), ERR);
 
     /* and the device works again once programmed right */
     wr(qts, WKADDR, WORK_ADDR);
@@ -699,6 +706,15 @@ static void test_reset_mid_job(void)
     reset_mid_job(qts, by_srst, &stale);
     reset_mid_job(qts, by_softreset, &stale);
     reset_mid_job(qts, by_system_reset, &stale);
+    /*
+     * A discarded detector is told to stop, and does: at least the job
+     * discarded by SRST, a register write right after RUN, stopped before
+     * it had scanned its whole pyramid (at its next level: facedet's
+     * /facedet/detect/abort test checks that it asks once per level).
+     */
+    g_test_message("%" PRId64 " of 3 discarded detectors were cut short",
+                   qom_get_int(qts, "cut-short"));
+    g_assert_cmpint(qom_get_int(qts, "cut-short"), >=, 1);
     qtest_quit(qts);
     g_free(pic);
 }
@@ -1050,6 +1066,10 @@ static void test_run_srst_storm(void)
     g_test_message("%" PRId64 " discarded results dropped",
                    qom_get_int(qts, "stale-dropped"));
     g_assert_cmpint(qom_get_int(qts, "stale-dropped"), >=, 1);
+    /* and were stopped early, not left to scan every level */
+    g_test_message("%" PRId64 " of them cut short",
+                   qom_get_int(qts, "cut-short"));
+    g_assert_cmpint(qom_get_int(qts, "cut-short"), >=, 1);
     g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
 
     /* the next real job finds the astronaut's face */
@@ -1064,9 +1084,11 @@ static void test_run_srst_storm(void)
 }
 
 /*
- * RUN right after SRST, while the discarded detector may still be
- * stopping: the new job is accepted at once, runs once that one has
- * stopped, and finds the right face; the old result is dropped.
+ * RUN right after SRST, while the discarded detector is still stopping:
+ * the new job is accepted at once, waits for that one to stop (QOM
+ * "waited"), then runs and finds the right face; the old result is dropped.
+ * A RUN can come after the discarded detector has already stopped, so it
+ * tries up to 50 times: the waiting path must have run at least twice.
  */
 static void test_run_after_srst(void)
 {
@@ -1074,7 +1096,7 @@ static void test_run_after_srst(void)
     Box t;
     bool real;
     uint8_t *pic = load_picture(&real);
-    int i, waited = 0;
+    int i;
 
     if (!real) {
         g_test_skip("FDIF_QTEST_FIXTURES not set");
@@ -1086,11 +1108,10 @@ static void test_run_after_srst(void)
     qts = start("frame-time-us=0,threads=8");
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     program(qts, PIC_ADDR, WORK_ADDR);
-    for (i = 1; i <= 3; i++) {
+    for (i = 1; i <= 50 && qom_get_int(qts, "waited") < 2; i++) {
         wr(qts, FD_CTRL, CTRL_RUN);
         wr(qts, FD_CTRL, CTRL_SRST);
         /* one job's workers at most: the discarded one's, if not stopped */
-        waited += !!qom_get_int(qts, "workers");
         g_assert_cmpint(qom_get_int(qts, "workers"), <=, 8);
         g_assert_cmphex(run_job(qts), ==, FINISH);
         g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
@@ -1099,8 +1120,9 @@ static void test_run_after_srst(void)
         wait_workers_idle(qts);
         g_assert_cmpint(qom_get_int(qts, "stale-dropped"), ==, i);
     }
-    g_test_message("%d of 3 RUNs came while the discarded detector ran",
-                   waited);
+    g_test_message("%" PRId64 " of %d RUNs waited for the discarded detector",
+                   qom_get_int(qts, "waited"), i - 1);
+    g_assert_cmpint(qom_get_int(qts, "waited"), >=, 2);
     qtest_quit(qts);
     g_free(pic);
 }
@@ -1532,6 +1554,160 @@ static void test_dma_not_ram(void)
     g_free(pic);
 }
 
+/*
+ * The address registers are 32 bits: with RAM past 4 GiB (-m 4G on virt
+ * is RAM from 1 GiB to 5 GiB), a picture or work area that would run past
+ * 4 GiB is refused at RUN, and nothing above 4 GiB is touched.
+ */
+static void test_dma_4gib(void)
+{
+    static const uint64_t top = 0x100000000ULL;
+    QTestState *qts = qtest_init("-machine virt -cpu cortex-a57 -m 4G -nodefaults "
+                                 "-device omap4-fdif,id=fdif");
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    uint64_t work_last = top - 53248;   /* a work area ending at 4 GiB */
+    int i;
+
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    for (i = 0; i < 64; i += 4) {
+        qtest_writel(qts, top + i, 0x5a5a5a5a);
+        qtest_writel(qts, top - 64 + i, 0);
+    }
+    /* the work area's header fits below 4 GiB, its records would not */
+    program(qts, PIC_ADDR, top - 32);
+    g_assert_cmphex(rd(qts, WKADDR), ==, top - 32);
+    assert_refused(qts);
+    /* a picture running past 4 GiB */
+    program(qts, top - 0x1000, WORK_ADDR);
+    assert_refused(qts);
+    qtest_clock_step(qts, 100 * 1000 * 1000);
+    for (i = 0; i < 64; i += 4) {
+        g_assert_cmphex(qtest_readl(qts, top + i), ==, 0x5a5a5a5a);
+        g_assert_cmphex(qtest_readl(qts, top - 64 + i), ==, 0);
+    }
+    g_assert_cmphex(rd(qts, IRQSTATUS_RAW(MPU)), ==, 0);
+    /* up to the last byte below 4 GiB is fine */
+    program(qts, PIC_ADDR, work_last);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmphex(qtest_readl(qts, work_last), ==, 0x4b574446);  /* FDWK */
+    for (i = 0; i < 64; i += 4) {
+        g_assert_cmphex(qtest_readl(qts, top + i), ==, 0x5a5a5a5a);
+    }
+    qtest_quit(qts);
+    g_free(pic);
+}
+
+/*
+ * The detector's evaluator is a property (not the environment): each one
+ * finds the same faces, in the same result registers; others are refused.
+ */
+static void test_evaluator(void)
+{
+    static const char *const evals[] = { "auto", "sse2", "scalar", "reference" };
+    uint32_t want[MAX_FACES * 4];
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    g_autofree char *err = NULL;
+    int i, j;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        g_free(pic);
+        return;
+    }
+    for (i = 0; i < G_N_ELEMENTS(evals); i++) {
+        g_autofree char *opts = g_strdup_printf("evaluator=%s", evals[i]);
+        QTestState *qts = start(opts);
+
+        qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+        program(qts, PIC_ADDR, WORK_ADDR);
+        g_assert_cmphex(run_job(qts), ==, FINISH);
+        g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+        for (j = 0; j < MAX_FACES * 4; j++) {
+            uint32_t v = rd(qts, FD_CENTERX(0) + j * 4);
+
+            if (i == 0) {
+                want[j] = v;
+            } else {
+                g_assert_cmphex(v, ==, want[j]);
+            }
+        }
+        qtest_quit(qts);
+    }
+    g_assert_cmpint(run_qemu("-machine virt -accel qtest "
+                             "-device omap4-fdif,evaluator=fast", &err), !=, 0);
+    g_test_message("%s", err);
+    g_assert_nonnull(strstr(err, "must be auto, sse2, scalar or reference"));
+    g_free(pic);
+}
+
+/*
+ * The work area stops being RAM while the job runs: it is in the RAM BAR
+ * of a PCI device (ivshmem-plain) whose memory decoding the guest turns
+ * off mid-job, as a guest reprogramming its PCI devices may. The job ends
+ * with ERR, not FINISH, and writes nothing there; RAM works again after.
+ */
+#define ECAM_BASE           0x3f000000ULL   /* virt, highmem=off */
+#define PCI_CFG(dev, reg)   (ECAM_BASE + ((dev) << 15) + (reg))
+#define SHM_DEV             2
+#define SHM_BAR             0x10000000ULL   /* the low PCI MMIO window */
+
+static void shm_decode(QTestState *qts, bool on)
+{
+    qtest_writew(qts, PCI_CFG(SHM_DEV, 0x04), on ? 0x0002 : 0);  /* COMMAND */
+}
+
+static void test_work_area_unmapped(void)
+{
+    QTestState *qts = qtest_initf("-machine virt,highmem=off -nodefaults "
+        "-object memory-backend-ram,id=shm,size=1M,share=on "
+        "-device ivshmem-plain,memdev=shm,addr=%d.0 "
+        "-device omap4-fdif,id=fdif,frame-time-us=50000", SHM_DEV);
+    bool real;
+    uint8_t *pic = load_picture(&real);
+    int i;
+
+    /* BAR2 (64-bit memory) at the start of the PCI MMIO window */
+    g_assert_cmphex(qtest_readw(qts, PCI_CFG(SHM_DEV, 0x00)), ==, 0x1af4);
+    qtest_writel(qts, PCI_CFG(SHM_DEV, 0x18), SHM_BAR);
+    qtest_writel(qts, PCI_CFG(SHM_DEV, 0x1c), 0);
+    shm_decode(qts, true);
+    for (i = 0; i < 64; i += 4) {
+        qtest_writel(qts, SHM_BAR + i, 0);
+    }
+    qtest_writel(qts, SHM_BAR, 0x12345678);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), ==, 0x12345678);
+
+    /* a job with its work area there runs, and finishes, as in RAM */
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, SHM_BAR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), ==, 0x4b574446);  /* FDWK */
+
+    /* the BAR goes away mid-job: ERR, and nothing written there */
+    qtest_writel(qts, SHM_BAR, 0x12345678);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, CTRL_RUN);
+    shm_decode(qts, false);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), !=, 0x12345678);
+    g_assert_true(wait_event(qts, FINISH | ERR));
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 1);
+    wr(qts, IRQSTATUS(MPU), ERR);
+    shm_decode(qts, true);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), ==, 0x12345678);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR + 8), ==, 1);   /* one run */
+
+    /* and a work area in RAM works */
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 2);
+    qtest_quit(qts);
+    g_free(pic);
+}
+
 /* A system reset puts the test registers back to the property values. */
 static void test_reset_test_regs(void)
 {
@@ -1905,6 +2081,9 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/stopped-vm", test_stopped_vm);
     qtest_add_func("/omap4-fdif/replay-blocked", test_replay_blocked);
     qtest_add_func("/omap4-fdif/dma-not-ram", test_dma_not_ram);
+    qtest_add_func("/omap4-fdif/dma-4gib", test_dma_4gib);
+    qtest_add_func("/omap4-fdif/work-area-unmapped", test_work_area_unmapped);
+    qtest_add_func("/omap4-fdif/evaluator", test_evaluator);
     qtest_add_func("/omap4-fdif/reset-test-regs", test_reset_test_regs);
     qtest_add_func("/omap4-fdif/fault/bad-params", test_fault_bad_params);
     qtest_add_func("/omap4-fdif/properties", test_properties);

@@ -92,6 +92,8 @@ struct Omap4FdifState {
     uint32_t workers;       /* QOM "workers": threads of @worker running */
     uint32_t contexts;      /* QOM "contexts": detector contexts allocated */
     uint32_t stale_dropped; /* QOM "stale-dropped": discarded results */
+    uint32_t cut_short;     /* QOM "cut-short": ... of detectors stopped early */
+    uint32_t waited;        /* QOM "waited": jobs that waited for a stale one */
 
     /* EMU_* registers: set from the properties at reset */
     uint32_t frame_time_us;
@@ -104,6 +106,8 @@ struct Omap4FdifState {
     uint32_t prop_fault;
     uint32_t prop_fault_jobs;
     uint32_t threads;       /* host threads a job is split across */
+    char *evaluator;        /* the detector's evaluator: enum facedet_eval */
+    int eval;
     bool test_regs;
     bool migrate_job;       /* x-migrate-job: send the "job" subsection */
 
