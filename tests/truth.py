@@ -10,10 +10,29 @@ NAME.json a photo, in fdif-detect's --json format (x, y: the face's center,
 size: its side, in the photo's pixels), as scripts/demo.sh leaves them.
 
 Matching rule: a detection matches a marked face when its center lies
-inside the marked box and its size is within a factor of 2 of the box's
-(sqrt(w*h)); detections are taken most confident first, each marked face
-matches at most one detection, and a detection with no free marked face
-is a false positive (a second box on one face is one too).
+inside the marked box, its size is within a factor of 2 of the box's
+(sqrt(w*h); a detection's is sqrt(width*height) when fdif-detect gives
+width and height, else size), and the intersection over union (IoU) of
+its box and the marked box is at least IOU_MIN = 0.35; detections are
+taken most confident first, each marked face matches at most one
+detection, and a detection with no free marked face is a false positive
+(a second box on one face is one too).
+
+Why IoU 0.35 beside centre and size: the centre-and-size rule alone takes a
+box of the right size whose centre sits in a corner of the face (IoU 0.14),
+and a concentric box twice the face's side (IoU 0.25): neither frames the
+face. testdata/README.md asks for a tolerant rule (each edge of a marked
+box is good to about 10%) and names IoU 0.3 to 0.4. A square detection on
+a correctly found face loses IoU to the box's shape alone (the marked boxes
+are up to 1.76 times taller than wide: 0.6 for a concentric square of the
+same area) and more to the edges' 10% (a box of equal size shifted by 10%
+of its side on both axes: 0.68). The real matches measured when this rule
+was added have IoU 0.42 and more (host and device paths, docs/testing.md):
+0.4 would leave the weakest one (fa-sample5, 0.42) 0.02 from failing, and
+moving that box by one pixel of the 320x240 frame (6 photo pixels) takes
+it under 0.4; at 0.35 it stays a match moved one frame pixel on both axes
+(0.37) or two along one (0.36). 0.35 is the middle of the README's range,
+still rejects both boxes above, and keeps a margin under every real match.
 Recall = matched faces / marked faces, precision = matched / detections.
 
 Prints TAP: every photo has a result, and recall and precision are at
@@ -29,6 +48,7 @@ import math
 import os
 import sys
 
+IOU_MIN = 0.35			# see above
 
 def read_tsv(path):
     """Rows of a tab-separated file with a header line; '#' lines are comments."""
@@ -53,18 +73,39 @@ def load_truth(testdata):
     return photos, faces
 
 
+def det_box(d):
+    """A detection's box (x, y, w, h): width x height around its centre when
+    fdif-detect gives both, else size x size."""
+    w, h = d.get("width") or 0, d.get("height") or 0
+    if not (w > 0 and h > 0):
+        w = h = d["size"]
+    return (d["x"] - w / 2, d["y"] - h / 2, w, h)
+
+
+def iou(a, b):
+    """Intersection over union of two (x, y, w, h) boxes."""
+    iw = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    ih = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    inter = max(iw, 0) * max(ih, 0)
+    union = a[2] * a[3] + b[2] * b[3] - inter
+    return inter / union if union > 0 else 0.0
+
+
 def match(detections, truth):
     """(matched, false positives, unmatched marked faces)"""
     free = list(range(len(truth)))
     matched, false = 0, 0
     for d in sorted(detections, key=lambda d: -d.get("confidence", 0)):
         best, best_dist = None, None
+        db = det_box(d)
         for i in free:
             (x, y, w, h), _ = truth[i]
             side = math.sqrt(w * h)
             if not (x <= d["x"] <= x + w and y <= d["y"] <= y + h):
                 continue
-            if not (0.5 <= d["size"] / side <= 2.0):
+            if not (0.5 <= math.sqrt(db[2] * db[3]) / side <= 2.0):
+                continue
+            if iou(db, truth[i][0]) < IOU_MIN:
                 continue
             dist = math.hypot(d["x"] - (x + w / 2), d["y"] - (y + h / 2)) / side
             if best is None or dist < best_dist:
