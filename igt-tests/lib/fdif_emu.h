@@ -19,6 +19,7 @@ enum fdif_fault {
 	FDIF_FAULT_SPURIOUS = 3,
 	FDIF_FAULT_DMA = 4,
 	FDIF_FAULT_LOST_IRQ = 5,
+	FDIF_FAULT_STUCK_RESET = 6,	/* SOFTRESET never completes */
 };
 
 /* Fault injection through the emulated device (QEMU test-regs=on). */

@@ -113,6 +113,7 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
     [OMAP4_FDIF_FAULT_SPURIOUS] = "spurious",
     [OMAP4_FDIF_FAULT_DMA] = "dma",
     [OMAP4_FDIF_FAULT_LOST_IRQ] = "lost-irq",
+    [OMAP4_FDIF_FAULT_STUCK_RESET] = "stuck-reset",
 };
 
 /* One worker thread of a job: which job, and which of its contexts. */
@@ -267,6 +268,7 @@ static void omap4_fdif_reset_regs(Omap4FdifState *s)
     int j;
 
     omap4_fdif_cancel(s);
+    s->reset_stuck = false;
     s->sysconfig = 0;
     for (j = 0; j < OMAP4_FDIF_IRQ_LINES; j++) {
         s->irq_raw[j] = 0;
@@ -736,8 +738,9 @@ static void omap4_fdif_run(Omap4FdifState *s)
         omap4_fdif_error(s, "DMA target is not RAM");
         return;
     }
-    /* only a RUN that gets this far uses up an injected fault */
-    s->job_fault = omap4_fdif_take_fault(s);
+    /* only a RUN that gets this far uses up an injected job fault */
+    s->job_fault = s->fault == OMAP4_FDIF_FAULT_STUCK_RESET ?
+                   OMAP4_FDIF_FAULT_NONE : omap4_fdif_take_fault(s);
     r = dma_memory_read(&s->dma_as, s->picaddr, s->picture,
                         sizeof(s->picture), MEMTXATTRS_UNSPECIFIED);
     if (r != MEMTX_OK || s->job_fault == OMAP4_FDIF_FAULT_DMA) {
@@ -768,7 +771,7 @@ static uint64_t omap4_fdif_read(void *opaque, hwaddr addr, unsigned size)
         v = FDIF_HWINFO_VALUE;
         break;
     case R_SYSCONFIG:
-        v = s->sysconfig;
+        v = s->sysconfig | (s->reset_stuck ? SYSCONFIG_SOFTRESET : 0);
         break;
     case R_IRQSTATUS_RAW(0) ... R_IRQENABLE_CLR(OMAP4_FDIF_IRQ_LINES - 1):
         j = (addr - R_IRQSTATUS_RAW(0)) / 0x10;
@@ -926,6 +929,15 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
     trace_omap4_fdif_write(addr, v);
     switch (addr) {
     case R_SYSCONFIG:
+        if ((v & SYSCONFIG_SOFTRESET) &&
+            s->fault == OMAP4_FDIF_FAULT_STUCK_RESET) {
+            /* the reset starts and never completes: nothing is reset */
+            omap4_fdif_take_fault(s);
+            s->reset_stuck = true;
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: injected fault: SOFTRESET "
+                          "does not complete\n", TYPE_OMAP4_FDIF);
+            return;
+        }
         if (v & SYSCONFIG_SOFTRESET) {
             trace_omap4_fdif_softreset();
             omap4_fdif_reset_regs(s);   /* SOFTRESET reads back 0: done */
@@ -1048,7 +1060,8 @@ static void omap4_fdif_set_fault(Object *obj, const char *value, Error **errp)
             return;
         }
     }
-    error_setg(errp, "fault must be none, hang, err, spurious, dma or lost-irq");
+    error_setg(errp, "fault must be none, hang, err, spurious, dma, lost-irq "
+               "or stuck-reset");
 }
 
 static void omap4_fdif_get_fault_jobs(Object *obj, Visitor *v,
@@ -1084,12 +1097,14 @@ static void omap4_fdif_init(Object *obj)
     object_property_add_str(obj, "fault", omap4_fdif_get_fault,
                             omap4_fdif_set_fault);
     object_property_set_description(obj, "fault",
-        "fault to inject: none, hang, err, spurious, dma or lost-irq");
+        "fault to inject: none, hang, err, spurious, dma, lost-irq or "
+        "stuck-reset");
     object_property_add(obj, "fault-jobs", "uint32",
                         omap4_fdif_get_fault_jobs, omap4_fdif_set_fault_jobs,
                         NULL, NULL);
     object_property_set_description(obj, "fault-jobs",
-        "number of jobs the fault applies to (0: every job)");
+        "number of jobs (SOFTRESETs for stuck-reset) the fault applies to "
+        "(0: every one)");
     object_property_add_uint32_ptr(obj, "jobs", &s->jobs, OBJ_PROP_FLAG_READ);
     /* host-side counters, for tests */
     object_property_add_uint32_ptr(obj, "workers", &s->workers,
@@ -1259,6 +1274,7 @@ static int omap4_fdif_pre_load(void *opaque)
 
     /* the "job" subsection overrides these when a job is in flight */
     s->job_loaded = false;
+    s->reset_stuck = false;
     s->model_done = false;
     s->spurious = false;
     s->spurious_done = false;
@@ -1323,6 +1339,23 @@ static const VMStateDescription vmstate_omap4_fdif_job = {
     }
 };
 
+static bool omap4_fdif_reset_stuck_needed(void *opaque)
+{
+    return ((Omap4FdifState *)opaque)->reset_stuck;
+}
+
+/* A SOFTRESET held by the stuck-reset fault. */
+static const VMStateDescription vmstate_omap4_fdif_reset_stuck = {
+    .name = "omap4-fdif/reset-stuck",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = omap4_fdif_reset_stuck_needed,
+    .fields = (VMStateField[]) {
+        VMSTATE_BOOL(reset_stuck, Omap4FdifState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_omap4_fdif_face = {
     .name = "omap4-fdif/face",
     .version_id = 1,
@@ -1369,6 +1402,7 @@ static const VMStateDescription vmstate_omap4_fdif = {
     },
     .subsections = (const VMStateDescription * []) {
         &vmstate_omap4_fdif_job,
+        &vmstate_omap4_fdif_reset_stuck,
         NULL
     }
 };

@@ -799,6 +799,31 @@ static void test_fault_spurious_srst(void)
     qtest_quit(qts);
 }
 
+/*
+ * stuck-reset: a SOFTRESET that never completes (SOFTRESET reads 1 and
+ * nothing is reset) for fault-jobs SOFTRESET writes; RUNs do not use it
+ * up; the next SOFTRESET after it works.
+ */
+static void test_fault_stuck_reset(void)
+{
+    QTestState *qts = start(NULL);
+
+    set_fault(qts, "stuck-reset", 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);      /* not a job fault */
+    wr(qts, SYSCONFIG, 1);
+    g_assert_cmphex(rd(qts, SYSCONFIG) & 1, ==, 1);
+    g_assert_cmphex(rd(qts, PICADDR), ==, PIC_ADDR);   /* not reset */
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 0);       /* used up */
+    g_assert_cmphex(rd(qts, SYSCONFIG) & 1, ==, 1);    /* still stuck */
+    wr(qts, SYSCONFIG, 1);
+    g_assert_cmphex(rd(qts, SYSCONFIG), ==, 0);
+    g_assert_cmphex(rd(qts, PICADDR), ==, 0);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
 static void test_fault_dma(void)
 {
     QTestState *qts = start(NULL);
@@ -2068,6 +2093,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/fault/spurious", test_fault_spurious);
     qtest_add_func("/omap4-fdif/fault/spurious-srst", test_fault_spurious_srst);
     qtest_add_func("/omap4-fdif/fault/dma", test_fault_dma);
+    qtest_add_func("/omap4-fdif/fault/stuck-reset", test_fault_stuck_reset);
     qtest_add_func("/omap4-fdif/test-regs", test_test_regs);
     qtest_add_func("/omap4-fdif/bad-model", test_bad_model);
     qtest_add_func("/omap4-fdif/dtb", test_dtb);

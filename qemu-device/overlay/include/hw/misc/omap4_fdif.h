@@ -32,6 +32,7 @@ enum {
     OMAP4_FDIF_FAULT_SPURIOUS,  /* an IRQ with no status bit, then FINISH */
     OMAP4_FDIF_FAULT_DMA,       /* the picture DMA fails: ERR */
     OMAP4_FDIF_FAULT_LOST_IRQ,  /* FINISH latched, the line not raised */
+    OMAP4_FDIF_FAULT_STUCK_RESET, /* SOFTRESET never completes */
     OMAP4_FDIF_FAULT__MAX,
 };
 
@@ -75,6 +76,7 @@ struct Omap4FdifState {
     int64_t start_ns;       /* virtual time of its RUN */
     uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
     uint32_t jobs;          /* jobs completed since reset */
+    bool reset_stuck;       /* a SOFTRESET that never completes (fault) */
 
     /*
      * Host side, not migrated: the workers of at most one job run (the
