@@ -12,9 +12,13 @@
  * read by the sizes the kernel reports, jobs built from the answers, the
  * absolute wait deadline, results stepped through by the header's sizes
  * and their fields mask. The driver itself is tested in the guest.
+ *
+ * Like the kernel, the fake takes calls from several threads at once: one
+ * lock (mock_lock) serialises its ioctls, as the driver's locks do.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +34,7 @@
 #include "fdif/fdif.h"
 
 #define PAGE		4096
-#define MAX_BOS		64
+#define MAX_BOS		256
 #define RESULT_SIZE(hs, os)	((hs) + 35 * (os))
 
 struct fake_face {
@@ -56,6 +60,7 @@ static struct {
 	unsigned int nfaces;
 } k;
 
+static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *tmpdir, *dev_path;
 
 /* libdrm, as far as the library uses it */
@@ -96,7 +101,9 @@ int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 {
 	off_t size = lseek(prime_fd, 0, SEEK_END);
 
+	pthread_mutex_lock(&mock_lock);
 	*handle = bo_add((size_t)size, 1);
+	pthread_mutex_unlock(&mock_lock);
 	return 0;
 }
 
@@ -319,7 +326,11 @@ static int fake_ioctl(unsigned long req, void *arg)
 
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
-	int ret = fake_ioctl(request, arg);
+	int ret;
+
+	pthread_mutex_lock(&mock_lock);
+	ret = fake_ioctl(request, arg);
+	pthread_mutex_unlock(&mock_lock);
 
 	if (ret) {
 		errno = -ret;
