@@ -6,10 +6,18 @@
  * and kept in the device's struct fdif_caps: jobs are built from it, and
  * results are read by the sizes the kernel reports, so that a kernel whose
  * answers or results have grown at the end keeps working.
+ *
+ * Threads: every call may come from any thread, on one device at once.
+ * What the threads share is the device's: its BO pool and the lazily made
+ * CPU mappings, under the device's lock (dev->lock, never held across a
+ * wait). A job's own fields are written before fdif_submit_batch()
+ * returns it and only read after, so any thread may wait for it and read
+ * its result; only freeing it must come after every other call on it.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +54,8 @@ struct fdif_job {
 
 struct fdif_device {
 	int fd;
-	struct fdif_caps caps;
+	struct fdif_caps caps;		/* written at open, read-only after */
+	pthread_mutex_t lock;		/* the pool, every BO's map */
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
 };
@@ -299,6 +308,8 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = load_caps(fd, &d->caps);
+	if (!ret)
+		ret = -pthread_mutex_init(&d->lock, NULL);
 	if (ret) {
 		free(d);
 		close(fd);
@@ -348,6 +359,7 @@ void fdif_close(struct fdif_device *dev)
 		fdif_bo_free(dev->pool[i][0]);
 		fdif_bo_free(dev->pool[i][1]);
 	}
+	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
 	free(dev);
 }
@@ -421,7 +433,8 @@ int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 	return 0;
 }
 
-int fdif_bo_map(struct fdif_bo *bo, void **ptr)
+/* The mapping, made on first use; under dev->lock, once for all threads. */
+static int bo_map_locked(struct fdif_bo *bo)
 {
 	struct drm_fdif_bo_mmap_offset m = { .handle = bo->handle };
 	int fd = bo->dev->fd;
@@ -429,23 +442,33 @@ int fdif_bo_map(struct fdif_bo *bo, void **ptr)
 	void *p;
 	int ret;
 
-	*ptr = NULL;
-	if (!bo->map) {
-		if (bo->dmabuf_fd >= 0) {
-			fd = bo->dmabuf_fd;
-		} else {
-			ret = xioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
-			if (ret)
-				return ret;
-			offset = (off_t)m.offset;
-		}
-		p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
-		if (p == MAP_FAILED)
-			return -errno;
-		bo->map = p;
+	if (bo->map)
+		return 0;
+	if (bo->dmabuf_fd >= 0) {
+		fd = bo->dmabuf_fd;
+	} else {
+		ret = xioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
+		if (ret)
+			return ret;
+		offset = (off_t)m.offset;
 	}
-	*ptr = bo->map;
+	p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	bo->map = p;
 	return 0;
+}
+
+int fdif_bo_map(struct fdif_bo *bo, void **ptr)
+{
+	struct fdif_device *dev = bo->dev;
+	int ret;
+
+	pthread_mutex_lock(&dev->lock);
+	ret = bo_map_locked(bo);
+	*ptr = ret ? NULL : bo->map;
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
 }
 
 size_t fdif_bo_size(const struct fdif_bo *bo)
@@ -487,12 +510,15 @@ static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 	void *map;
 	int ret = 0;
 
+	pthread_mutex_lock(&dev->lock);
 	if (dev->npool) {
 		dev->npool--;
 		job->work = dev->pool[dev->npool][0];
 		job->result = dev->pool[dev->npool][1];
-		return 0;
 	}
+	pthread_mutex_unlock(&dev->lock);
+	if (job->result)
+		return 0;
 	if (dev->caps.work_size)
 		ret = fdif_bo_create(dev, dev->caps.work_size, &job->work);
 	if (!ret)
@@ -733,17 +759,24 @@ int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 void fdif_job_free(struct fdif_job *job)
 {
 	struct fdif_device *dev;
+	int pooled = 0;
 
 	if (!job)
 		return;
 	dev = job->dev;
 	/* a job's BOs go back to the pool only once it is done with them */
 	if (job->result && (job->work || !dev->caps.work_size) &&
-	    dev->npool < POOL_MAX && (!job->seqno || fdif_job_wait(job, 0) == 0)) {
-		dev->pool[dev->npool][0] = job->work;
-		dev->pool[dev->npool][1] = job->result;
-		dev->npool++;
-	} else {
+	    (!job->seqno || fdif_job_wait(job, 0) == 0)) {
+		pthread_mutex_lock(&dev->lock);
+		if (dev->npool < POOL_MAX) {
+			dev->pool[dev->npool][0] = job->work;
+			dev->pool[dev->npool][1] = job->result;
+			dev->npool++;
+			pooled = 1;
+		}
+		pthread_mutex_unlock(&dev->lock);
+	}
+	if (!pooled) {
 		fdif_bo_free(job->work);
 		fdif_bo_free(job->result);
 	}

@@ -669,6 +669,126 @@ static void test_import_map(void)
 	fdif_close(dev);
 }
 
+/*
+ * Several threads on one device, as a camera app's capture and UI threads
+ * would: each submits jobs (single and batches) on a frame BO they share
+ * and maps, reads its own results (the seqno check fails if two jobs got
+ * one result BO), and now and then runs a whole fdif_detect_image() or
+ * makes and frees a BO of its own. The library's pool, BO table and
+ * lazily made mappings are shared between them; built with
+ * -fsanitize=thread (libfdif-device-mock-tsan) a missing lock is a report.
+ */
+#define THREAD_ROUNDS	1500
+
+struct worker {
+	pthread_t thread;
+	struct fdif_device *dev;
+	struct fdif_bo *shared;
+	unsigned int id;
+	int err;		/* the first failure, or 0 */
+	const char *what;
+};
+
+static void worker_fail(struct worker *w, const char *what, int err)
+{
+	if (!w->err) {
+		w->err = err ? err : -1;
+		w->what = what;
+	}
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct fdif_image img = { 64, 48, 1, 64, NULL };
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_params p[3];
+	struct fdif_job *jobs[3];
+	unsigned int i, j, n, count;
+	struct fdif_bo *own;
+	void *map;
+	int ret;
+
+	img.pixels = calloc(64, 48);
+	for (i = 0; i < 3; i++) {
+		fdif_params_init(&p[i]);
+		p[i].direction = i;
+	}
+	for (i = 0; i < THREAD_ROUNDS && !w->err; i++) {
+		ret = fdif_bo_map(w->shared, &map);
+		if (ret || !map)
+			worker_fail(w, "map the shared frame", ret);
+		n = 1 + (i + w->id) % 3;
+		ret = fdif_submit_batch(w->dev, w->shared, 0, p, n, jobs);
+		if (ret) {
+			worker_fail(w, "submit", ret);
+			break;
+		}
+		for (j = 0; j < n; j++) {
+			ret = fdif_job_wait(jobs[j], 1000000000);
+			if (!ret)
+				ret = fdif_job_result(jobs[j], f, FDIF_MAX_FACES);
+			if (ret != 2)
+				worker_fail(w, "result", ret);
+		}
+		for (j = 0; j < n; j++)
+			fdif_job_free(jobs[(j + i) % n]);	/* not in order */
+		if (i % 16 == w->id % 16) {
+			ret = fdif_detect_image(w->dev, &img, &p[0], f, FDIF_MAX_RESULTS, &count);
+			if (ret || count != 2)
+				worker_fail(w, "detect_image", ret);
+		}
+		if (i % 8 == 0) {
+			ret = fdif_bo_create(w->dev, 4096, &own);
+			if (!ret)
+				ret = fdif_bo_map(own, &map);
+			if (ret)
+				worker_fail(w, "own BO", ret);
+			fdif_bo_free(own);
+		}
+	}
+	free(img.pixels);
+	return NULL;
+}
+
+static void check_threads(unsigned int nthreads)
+{
+	struct worker w[8];
+	struct fdif_device *dev;
+	struct fdif_bo *shared;
+	unsigned int i;
+
+	g_assert_cmpuint(nthreads, <=, G_N_ELEMENTS(w));
+	fake_reset();
+	dev = open_fake();
+	shared = frame_bo(dev);
+	for (i = 0; i < nthreads; i++) {
+		w[i] = (struct worker){ .dev = dev, .shared = shared, .id = i };
+		g_assert_cmpint(pthread_create(&w[i].thread, NULL, worker_run, &w[i]), ==, 0);
+	}
+	for (i = 0; i < nthreads; i++) {
+		g_assert_cmpint(pthread_join(w[i].thread, NULL), ==, 0);
+		if (w[i].err)
+			g_test_message("thread %u: %s: %d", i, w[i].what, w[i].err);
+		g_assert_cmpint(w[i].err, ==, 0);
+	}
+	fdif_bo_free(shared);
+	fdif_close(dev);
+	/* every BO the threads made went back: only the closed device's are gone */
+	for (i = 0; i < MAX_BOS; i++)
+		g_assert_false(k.bo[i].live);
+}
+
+static void test_threads_2(void)
+{
+	check_threads(2);
+}
+
+static void test_threads_4(void)
+{
+	check_threads(4);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -685,6 +805,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
+	g_test_add_func("/libfdif/device/threads-2", test_threads_2);
+	g_test_add_func("/libfdif/device/threads-4", test_threads_4);
 	ret = g_test_run();
 	if (k.fd > 0)
 		close(k.fd);

@@ -30,9 +30,14 @@
  * result capacity...) is asked once at fdif_open() with the uAPI's
  * queries, never assumed; fdif_query_caps() returns it.
  *
- * Threads: a device, and the BOs and jobs made on it, are used from one
- * thread at a time (open one device per thread for parallel clients);
- * fdif_query_caps() and the image functions may be called from any.
+ * Threads: every function may be called from several threads at once,
+ * also on one device and the BOs made on it (the device's shared state,
+ * its pool of job BOs and the CPU mappings, is under a lock). A job may
+ * be waited for and its result read from any thread, from several at
+ * once. Freeing an object (fdif_job_free(), fdif_bo_free(), fdif_close())
+ * must come after the caller's other calls on that object have returned.
+ * Writing a picture BO while a job reads it is the caller's to order (wait
+ * for the job first).
  */
 #ifndef FDIF_FDIF_H
 #define FDIF_FDIF_H
