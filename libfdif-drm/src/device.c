@@ -13,11 +13,18 @@
  * wait). A job's own fields are written before fdif_submit_batch()
  * returns it and only read after, so any thread may wait for it and read
  * its result; only freeing it must come after every other call on it.
+ *
+ * Lifetimes: the device is counted (dev->refs): the application's
+ * reference, dropped by fdif_close(), and one for each BO and job made on
+ * it. The DRM file stays open until the last of them is freed, so BOs and
+ * jobs may outlive fdif_close() and be freed (or mapped, waited for, read)
+ * after it.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +62,11 @@ struct fdif_job {
 struct fdif_device {
 	int fd;
 	struct fdif_caps caps;		/* written at open, read-only after */
-	pthread_mutex_t lock;		/* the pool, every BO's map */
+	atomic_uint refs;		/* the app's, one a BO, one a job */
+	pthread_mutex_t lock;		/* the pool, closed, every BO's map */
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
+	int closed;			/* fdif_close()d: nothing more to the pool */
 };
 
 /* The end of a structure's first version: what every kernel answers. */
@@ -316,6 +325,7 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 		return ret;
 	}
 	d->fd = fd;
+	atomic_init(&d->refs, 1);
 	*dev = d;
 	return 0;
 }
@@ -349,19 +359,40 @@ int fdif_open(struct fdif_device **dev)
 	return ret && other_uapi ? -EPROTO : ret;
 }
 
-void fdif_close(struct fdif_device *dev)
+static void dev_get(struct fdif_device *dev)
 {
-	unsigned int i;
+	atomic_fetch_add_explicit(&dev->refs, 1, memory_order_relaxed);
+}
 
-	if (!dev)
+/* The last reference: everything made on it is gone, the pool drained. */
+static void dev_put(struct fdif_device *dev)
+{
+	if (atomic_fetch_sub_explicit(&dev->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	for (i = 0; i < dev->npool; i++) {
-		fdif_bo_free(dev->pool[i][0]);
-		fdif_bo_free(dev->pool[i][1]);
-	}
 	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
 	free(dev);
+}
+
+void fdif_close(struct fdif_device *dev)
+{
+	struct fdif_bo *pool[POOL_MAX][2];
+	unsigned int i, n;
+
+	if (!dev)
+		return;
+	/* the pooled BOs go now; those of jobs still alive when these are freed */
+	pthread_mutex_lock(&dev->lock);
+	dev->closed = 1;
+	n = dev->npool;
+	memcpy(pool, dev->pool, sizeof(pool));
+	dev->npool = 0;
+	pthread_mutex_unlock(&dev->lock);
+	for (i = 0; i < n; i++) {
+		fdif_bo_free(pool[i][0]);
+		fdif_bo_free(pool[i][1]);
+	}
+	dev_put(dev);
 }
 
 int fdif_device_fd(const struct fdif_device *dev)
@@ -386,6 +417,7 @@ static int bo_wrap(struct fdif_device *dev, uint32_t handle, size_t size,
 		xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
 		return -ENOMEM;
 	}
+	dev_get(dev);
 	b->dev = dev;
 	b->handle = handle;
 	b->size = size;
@@ -493,6 +525,7 @@ void fdif_bo_free(struct fdif_bo *bo)
 		close(bo->dmabuf_fd);
 	c = (struct drm_gem_close){ .handle = bo->handle };
 	xioctl(bo->dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+	dev_put(bo->dev);
 	free(bo);
 }
 
@@ -538,6 +571,7 @@ static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
+	dev_get(dev);
 	job->dev = dev;
 	job->fence_fd = -1;
 	ret = job_bos(dev, job);
@@ -768,7 +802,7 @@ void fdif_job_free(struct fdif_job *job)
 	if (job->result && (job->work || !dev->caps.work_size) &&
 	    (!job->seqno || fdif_job_wait(job, 0) == 0)) {
 		pthread_mutex_lock(&dev->lock);
-		if (dev->npool < POOL_MAX) {
+		if (!dev->closed && dev->npool < POOL_MAX) {
 			dev->pool[dev->npool][0] = job->work;
 			dev->pool[dev->npool][1] = job->result;
 			dev->npool++;
@@ -788,4 +822,5 @@ void fdif_job_free(struct fdif_job *job)
 		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
 	}
 	free(job);
+	dev_put(dev);
 }

@@ -669,6 +669,66 @@ static void test_import_map(void)
 	fdif_close(dev);
 }
 
+/* An open file descriptor of this process? */
+static int fd_open(int fd)
+{
+	return fcntl(fd, F_GETFD) != -1;
+}
+
+/*
+ * BOs and jobs outlive fdif_close(): the device (and its DRM file) stays
+ * until the last of them is freed. Before, freeing a BO after the close
+ * read the freed device (libfdif-device-mock-asan: heap-use-after-free).
+ */
+static void test_lifetimes(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job, *done;
+	struct fdif_bo *frame;
+	uint32_t pooled[2], busy[2];
+	uint8_t *map;
+	int fd;
+
+	fake_reset();
+	dev = open_fake();
+	fd = fdif_device_fd(dev);
+	frame = frame_bo(dev);
+	fdif_params_init(&p);
+	/* one job's BOs go to the pool, the other job keeps its own */
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &done), ==, 0);
+	pooled[0] = k.jobs[0].work_handle;
+	pooled[1] = k.jobs[0].result_handle;
+	g_assert_cmpint(fdif_job_wait(done, -1), ==, 0);
+	k.busy = 1;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	busy[0] = k.jobs[0].work_handle;
+	busy[1] = k.jobs[0].result_handle;
+	fdif_job_free(done);
+	fdif_close(dev);
+	/* the pool is gone with the application's reference; the rest stays */
+	g_assert_false(k.bo[pooled[0] - 1].live);
+	g_assert_false(k.bo[pooled[1] - 1].live);
+	g_assert_true(k.bo[busy[0] - 1].live);
+	g_assert_true(k.bo[fdif_bo_handle(frame) - 1].live);
+	g_assert_true(fd_open(fd));
+	g_assert_cmpint(fdif_bo_map(frame, (void **)&map), ==, 0);
+	map[0] = 1;
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	k.busy = 0;
+	write_result(&k.jobs[0], k.jobs[0].seqno);	/* it finished */
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	fdif_bo_free(frame);
+	g_assert_true(fd_open(fd));
+	/* the last one: its BOs are not pooled on a closed device, the file closes */
+	fdif_job_free(job);
+	g_assert_false(k.bo[busy[0] - 1].live);
+	g_assert_false(k.bo[busy[1] - 1].live);
+	g_assert_false(fd_open(fd));
+}
+
 /*
  * Several threads on one device, as a camera app's capture and UI threads
  * would: each submits jobs (single and batches) on a frame BO they share
@@ -805,6 +865,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
+	g_test_add_func("/libfdif/device/lifetimes", test_lifetimes);
 	g_test_add_func("/libfdif/device/threads-2", test_threads_2);
 	g_test_add_func("/libfdif/device/threads-4", test_threads_4);
 	ret = g_test_run();

@@ -206,6 +206,12 @@ int fdif_open(struct fdif_device **dev);
  * takes no 8-bit grey pictures, or the open()'s errno.
  */
 int fdif_open_path(const char *path, struct fdif_device **dev);
+/**
+ * fdif_close() - drop the application's reference to @dev
+ * @dev must not be passed to any call after; but the BOs and jobs made on
+ * it each hold a reference of their own: they stay usable (map, wait,
+ * result, free) and the DRM file open until the last of them is freed.
+ */
 void fdif_close(struct fdif_device *dev);
 /** fdif_device_fd() - the DRM file descriptor, for syncobj users */
 int fdif_device_fd(const struct fdif_device *dev);
