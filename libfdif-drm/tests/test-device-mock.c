@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,7 +47,12 @@ struct fake_face {
 static struct {
 	int fd;				/* the device: a file holding the BOs */
 	size_t used;
-	struct { size_t off, size; int live, imported; } bo[MAX_BOS];
+	struct {
+		size_t off, size;
+		int live, imported;
+		dev_t st_dev;		/* imported: the dma-buf (a file) */
+		ino_t st_ino;
+	} bo[MAX_BOS];
 	uint32_t extra;			/* bytes a later kernel appends */
 	int old_uapi;			/* a kernel with GET_PARAM at 0x00 */
 	int busy;			/* jobs never finish */
@@ -54,7 +60,7 @@ static struct {
 	uint64_t seqno;
 	uint32_t syncobjs;
 	struct drm_fdif_job jobs[16];	/* the last submission */
-	unsigned int job_count, submits;
+	unsigned int job_count, submits, prime_imports;
 	int64_t wait_deadline;
 	struct fake_face faces[4];
 	unsigned int nfaces;
@@ -97,12 +103,31 @@ static uint32_t bo_add(size_t size, int imported)
 	return h + 1;
 }
 
+/*
+ * As the kernel's PRIME: a dma-buf already imported on this file gets the
+ * handle it has (GEM handles are not counted: one GEM_CLOSE closes it).
+ */
 int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 {
 	off_t size = lseek(prime_fd, 0, SEEK_END);
+	struct stat st;
+	uint32_t h;
 
+	if (fstat(prime_fd, &st))
+		return -1;
 	pthread_mutex_lock(&mock_lock);
-	*handle = bo_add((size_t)size, 1);
+	k.prime_imports++;
+	for (h = 0; h < MAX_BOS; h++)
+		if (k.bo[h].live && k.bo[h].imported && k.bo[h].st_dev == st.st_dev &&
+		    k.bo[h].st_ino == st.st_ino)
+			break;
+	if (h < MAX_BOS) {
+		*handle = h + 1;
+	} else {
+		*handle = bo_add((size_t)size, 1);
+		k.bo[*handle - 1].st_dev = st.st_dev;
+		k.bo[*handle - 1].st_ino = st.st_ino;
+	}
 	pthread_mutex_unlock(&mock_lock);
 	return 0;
 }
