@@ -19,6 +19,14 @@
  * it. The DRM file stays open until the last of them is freed, so BOs and
  * jobs may outlive fdif_close() and be freed (or mapped, waited for, read)
  * after it.
+ *
+ * BOs are counted too (bo->refs) and kept in the device's handle table
+ * (dev->bos, as libdrm_etnaviv does): PRIME gives the handle a dma-buf
+ * already has on this file, so an import of it returns that BO with one
+ * more reference instead of a second owner of the handle, which would
+ * close it under the first. The lock is held from the import's
+ * drmPrimeFDToHandle() to the table, and from a BO's removal from the
+ * table to its GEM_CLOSE, so no import can find a handle being closed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,6 +53,8 @@ struct fdif_bo {
 	size_t size;
 	void *map;
 	int dmabuf_fd;		/* imported: our duplicate, mapped; else -1 */
+	unsigned int refs;	/* under dev->lock */
+	struct fdif_bo *prev, *next;	/* dev->bos, under dev->lock */
 };
 
 struct fdif_job {
@@ -63,7 +73,9 @@ struct fdif_device {
 	int fd;
 	struct fdif_caps caps;		/* written at open, read-only after */
 	atomic_uint refs;		/* the app's, one a BO, one a job */
-	pthread_mutex_t lock;		/* the pool, closed, every BO's map */
+	pthread_mutex_t lock;		/* the pool, closed, the BO table,
+					 * every BO's map and refs */
+	struct fdif_bo *bos;		/* every BO, by GEM handle */
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
 	int closed;			/* fdif_close()d: nothing more to the pool */
@@ -406,24 +418,44 @@ int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps)
 	return 0;
 }
 
-static int bo_wrap(struct fdif_device *dev, uint32_t handle, size_t size,
-		   struct fdif_bo **bo)
+static void gem_close(struct fdif_device *dev, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/* A new BO for @handle in the table, one reference; under dev->lock. */
+static int bo_wrap_locked(struct fdif_device *dev, uint32_t handle, size_t size,
+			  int dmabuf_fd, struct fdif_bo **bo)
 {
 	struct fdif_bo *b = calloc(1, sizeof(*b));
 
 	if (!b) {
-		struct drm_gem_close c = { .handle = handle };
-
-		xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+		gem_close(dev, handle);
 		return -ENOMEM;
 	}
 	dev_get(dev);
 	b->dev = dev;
 	b->handle = handle;
 	b->size = size;
-	b->dmabuf_fd = -1;
+	b->dmabuf_fd = dmabuf_fd;
+	b->refs = 1;
+	b->next = dev->bos;
+	if (dev->bos)
+		dev->bos->prev = b;
+	dev->bos = b;
 	*bo = b;
 	return 0;
+}
+
+static struct fdif_bo *bo_lookup_locked(struct fdif_device *dev, uint32_t handle)
+{
+	struct fdif_bo *b;
+
+	for (b = dev->bos; b && b->handle != handle; b = b->next)
+		;
+	return b;
 }
 
 int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo)
@@ -435,14 +467,18 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo)
 	ret = xioctl(dev->fd, DRM_IOCTL_FDIF_BO_CREATE, &c);
 	if (ret)
 		return ret;
-	return bo_wrap(dev, c.handle, size, bo);
+	pthread_mutex_lock(&dev->lock);
+	ret = bo_wrap_locked(dev, c.handle, size, -1, bo);
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
 }
 
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 {
 	off_t size = lseek(dmabuf_fd, 0, SEEK_END);
+	struct fdif_bo *b;
 	uint32_t handle;
-	int fd, ret;
+	int fd, ret = 0;
 
 	*bo = NULL;
 	if (size <= 0)
@@ -451,18 +487,23 @@ int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 	fd = fcntl(dmabuf_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle)) {
+	pthread_mutex_lock(&dev->lock);
+	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle))
 		ret = -errno;
-		close(fd);
-		return ret;
+	b = ret ? NULL : bo_lookup_locked(dev, handle);
+	if (b) {
+		/* imported before (or one of ours, exported): the same BO */
+		b->refs++;
+		*bo = b;
+	} else if (!ret) {
+		ret = bo_wrap_locked(dev, handle, (size_t)size, fd, bo);
+		if (!ret)
+			fd = -1;	/* the BO's now */
 	}
-	ret = bo_wrap(dev, handle, (size_t)size, bo);
-	if (ret) {
+	pthread_mutex_unlock(&dev->lock);
+	if (fd >= 0)
 		close(fd);
-		return ret;
-	}
-	(*bo)->dmabuf_fd = fd;
-	return 0;
+	return ret;
 }
 
 /* The mapping, made on first use; under dev->lock, once for all threads. */
@@ -515,18 +556,31 @@ uint32_t fdif_bo_handle(const struct fdif_bo *bo)
 
 void fdif_bo_free(struct fdif_bo *bo)
 {
-	struct drm_gem_close c;
+	struct fdif_device *dev;
 
 	if (!bo)
 		return;
+	dev = bo->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (--bo->refs) {
+		pthread_mutex_unlock(&dev->lock);
+		return;
+	}
+	if (bo->prev)
+		bo->prev->next = bo->next;
+	else
+		dev->bos = bo->next;
+	if (bo->next)
+		bo->next->prev = bo->prev;
+	/* closed before an import can see the handle free in the table */
+	gem_close(dev, bo->handle);
+	pthread_mutex_unlock(&dev->lock);
 	if (bo->map)
 		munmap(bo->map, bo->size);
 	if (bo->dmabuf_fd >= 0)
 		close(bo->dmabuf_fd);
-	c = (struct drm_gem_close){ .handle = bo->handle };
-	xioctl(bo->dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
-	dev_put(bo->dev);
 	free(bo);
+	dev_put(dev);
 }
 
 void fdif_params_init(struct fdif_params *p)

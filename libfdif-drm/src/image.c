@@ -172,7 +172,7 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 
 	if (img->channels != 1 && img->channels != 3)
 		return -EINVAL;
-	f = fopen(path, "wb");
+	f = fopen(path, "wbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
@@ -265,7 +265,7 @@ int fdif_image_load(const char *path, struct fdif_image *img)
 	int ret;
 
 	memset(img, 0, sizeof(*img));
-	f = fopen(path, "rb");
+	f = fopen(path, "rbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
 	n = fread(magic, 1, sizeof(magic), f);

@@ -694,6 +694,118 @@ static void test_import_map(void)
 	fdif_close(dev);
 }
 
+/* A "dma-buf": a frame-sized file. */
+static int make_dmabuf(const char *name)
+{
+	g_autofree char *path = g_build_filename(tmpdir, name, NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, 320 * 240), ==, 0);
+	return fd;
+}
+
+/*
+ * One dma-buf imported twice (through two fds) is one BO, counted: freeing
+ * one reference keeps the GEM handle open for the other. Before, each
+ * import was a BO of its own with the same handle, and freeing one closed
+ * the handle under the other.
+ */
+static void test_import_twice(void)
+{
+	g_autofree char *path = g_build_filename(tmpdir, "dmabuf2", NULL);
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_bo *a, *b, *c;
+	struct fdif_params p;
+	struct fdif_job *job;
+	uint32_t h;
+	void *map;
+	int fd, fd2;
+
+	fake_reset();
+	dev = open_fake();
+	fd = make_dmabuf("dmabuf2");
+	fd2 = open(path, O_RDWR | O_CLOEXEC);
+	g_assert_cmpint(fd2, >=, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd, &a), ==, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd2, &b), ==, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd, &c), ==, 0);
+	g_assert_cmpuint(k.prime_imports, ==, 3);
+	g_assert_true(a == b);
+	g_assert_true(a == c);
+	h = fdif_bo_handle(a);
+	fdif_bo_free(a);
+	fdif_bo_free(c);
+	g_assert_true(k.bo[h - 1].live);
+	/* the one left still works */
+	g_assert_cmpint(fdif_bo_map(b, &map), ==, 0);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, b, 0, &p, &job), ==, 0);
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	fdif_job_free(job);
+	fdif_bo_free(b);
+	g_assert_false(k.bo[h - 1].live);
+	/* and after the last free, an import is a new BO */
+	g_assert_cmpint(fdif_bo_import(dev, fd2, &a), ==, 0);
+	g_assert_true(k.bo[fdif_bo_handle(a) - 1].live);
+	fdif_bo_free(a);
+	close(fd);
+	close(fd2);
+	fdif_close(dev);
+}
+
+/*
+ * The fds without close-on-exec: @was (of 1024) those there were before, if
+ * not NULL; the number of others, named.
+ */
+static unsigned int fds_without_cloexec(const uint8_t *was, uint8_t *now)
+{
+	unsigned int n = 0;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		int flags = fcntl(fd, F_GETFD);
+
+		now[fd] = flags != -1 && !(flags & FD_CLOEXEC);
+		if (now[fd] && !(was && was[fd])) {
+			if (was)
+				g_test_message("fd %d is not close-on-exec", fd);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every fd the library opens is close-on-exec, with a device, an import and jobs. */
+static void test_cloexec(void)
+{
+	static uint8_t before[1024], after[1024];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job;
+	struct fdif_bo *frame, *imp;
+	int fd;
+
+	fake_reset();
+	fds_without_cloexec(NULL, before);	/* the ones we were given */
+	dev = open_fake();
+	frame = frame_bo(dev);
+	fd = make_dmabuf("dmabuf3");
+	g_assert_cmpint(fdif_bo_import(dev, fd, &imp), ==, 0);
+	close(fd);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, imp, 0, &p, &job), ==, 0);
+	g_assert_cmpint((fcntl(fdif_device_fd(dev), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
+	g_assert_cmpint((fcntl(fdif_job_fence_fd(job), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
+	g_assert_cmpuint(fds_without_cloexec(before, after), ==, 0);
+	fdif_job_free(job);
+	fdif_bo_free(imp);
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
 /* An open file descriptor of this process? */
 static int fd_open(int fd)
 {
@@ -758,8 +870,9 @@ static void test_lifetimes(void)
  * Several threads on one device, as a camera app's capture and UI threads
  * would: each submits jobs (single and batches) on a frame BO they share
  * and maps, reads its own results (the seqno check fails if two jobs got
- * one result BO), and now and then runs a whole fdif_detect_image() or
- * makes and frees a BO of its own. The library's pool, BO table and
+ * one result BO), and now and then imports a dma-buf they all import
+ * (one handle: the table), runs a whole fdif_detect_image() or makes and
+ * frees a BO of its own. The library's pool, BO table and
  * lazily made mappings are shared between them; built with
  * -fsanitize=thread (libfdif-device-mock-tsan) a missing lock is a report.
  */
@@ -769,6 +882,7 @@ struct worker {
 	pthread_t thread;
 	struct fdif_device *dev;
 	struct fdif_bo *shared;
+	int dmabuf;		/* one dma-buf all threads import */
 	unsigned int id;
 	int err;		/* the first failure, or 0 */
 	const char *what;
@@ -790,7 +904,8 @@ static void *worker_run(void *arg)
 	struct fdif_params p[3];
 	struct fdif_job *jobs[3];
 	unsigned int i, j, n, count;
-	struct fdif_bo *own;
+	struct fdif_bo *own, *imp;
+	struct fdif_job *job;
 	void *map;
 	int ret;
 
@@ -823,6 +938,23 @@ static void *worker_run(void *arg)
 			if (ret || count != 2)
 				worker_fail(w, "detect_image", ret);
 		}
+		if (i % 4 == w->id % 4) {
+			/* the same handle for all: none may close it under another */
+			ret = fdif_bo_import(w->dev, w->dmabuf, &imp);
+			if (ret) {
+				worker_fail(w, "import", ret);
+				break;
+			}
+			ret = fdif_submit(w->dev, imp, 0, &p[0], &job);
+			if (!ret)
+				ret = fdif_job_wait(job, 1000000000);
+			if (!ret)
+				ret = fdif_job_result(job, f, FDIF_MAX_FACES);
+			if (ret != 2)
+				worker_fail(w, "job on an import", ret);
+			fdif_job_free(job);
+			fdif_bo_free(imp);
+		}
 		if (i % 8 == 0) {
 			ret = fdif_bo_create(w->dev, 4096, &own);
 			if (!ret)
@@ -842,13 +974,15 @@ static void check_threads(unsigned int nthreads)
 	struct fdif_device *dev;
 	struct fdif_bo *shared;
 	unsigned int i;
+	int dmabuf;
 
 	g_assert_cmpuint(nthreads, <=, G_N_ELEMENTS(w));
 	fake_reset();
 	dev = open_fake();
 	shared = frame_bo(dev);
+	dmabuf = make_dmabuf("dmabuf-threads");
 	for (i = 0; i < nthreads; i++) {
-		w[i] = (struct worker){ .dev = dev, .shared = shared, .id = i };
+		w[i] = (struct worker){ .dev = dev, .shared = shared, .dmabuf = dmabuf, .id = i };
 		g_assert_cmpint(pthread_create(&w[i].thread, NULL, worker_run, &w[i]), ==, 0);
 	}
 	for (i = 0; i < nthreads; i++) {
@@ -857,6 +991,7 @@ static void check_threads(unsigned int nthreads)
 			g_test_message("thread %u: %s: %d", i, w[i].what, w[i].err);
 		g_assert_cmpint(w[i].err, ==, 0);
 	}
+	close(dmabuf);
 	fdif_bo_free(shared);
 	fdif_close(dev);
 	/* every BO the threads made went back: only the closed device's are gone */
@@ -890,6 +1025,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
+	g_test_add_func("/libfdif/device/import-twice", test_import_twice);
+	g_test_add_func("/libfdif/device/cloexec", test_cloexec);
 	g_test_add_func("/libfdif/device/lifetimes", test_lifetimes);
 	g_test_add_func("/libfdif/device/threads-2", test_threads_2);
 	g_test_add_func("/libfdif/device/threads-4", test_threads_4);

@@ -5,9 +5,12 @@
  * merging.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -316,6 +319,92 @@ static void test_draw(void)
 	g_free(img.pixels);
 }
 
+/*
+ * The files fdif_image_load() and fdif_image_save_png() open are
+ * close-on-exec: a thread's fork() and exec() while a picture is being read
+ * or written must not hand the file to the new program. A FIFO holds the
+ * call open while the test looks at its fd.
+ */
+struct fifo_call {
+	const char *path;
+	int save, ret;
+};
+
+static gpointer fifo_call_run(gpointer data)
+{
+	struct fifo_call *c = data;
+	struct fdif_image img;
+
+	if (c->save) {
+		make_image(&img, 4, 4, 1);
+		c->ret = fdif_image_save_png(c->path, &img);
+		g_free(img.pixels);
+	} else {
+		c->ret = fdif_image_load(c->path, &img);
+		if (!c->ret)
+			fdif_image_free(&img);
+	}
+	return NULL;
+}
+
+/* The flags of the fd (not @mine) this process has open on @path; -1: none. */
+static int fifo_fd_flags(const char *path, int mine)
+{
+	char link[64], target[4096];
+	ssize_t n;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		if (fd == mine)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (!strcmp(target, path))
+			return fcntl(fd, F_GETFD);
+	}
+	return -1;
+}
+
+static void check_fifo_cloexec(int save)
+{
+	static const char pgm[] = "P5 2 2 255\n\x01\x02\x03\x04";
+	g_autofree char *path = tmp(save ? "out.fifo" : "in.fifo");
+	struct fifo_call c = { path, save, 0 };
+	GThread *t;
+	char buf[4096];
+	int fd, flags = -1, i;
+
+	g_assert_cmpint(mkfifo(path, 0600), ==, 0);
+	t = g_thread_new("fifo", fifo_call_run, &c);
+	/* returns once the library has opened the other end */
+	fd = open(path, (save ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+	g_assert_cmpint(fd, >=, 0);
+	for (i = 0; i < 1000 && flags == -1; i++) {
+		flags = fifo_fd_flags(path, fd);
+		if (flags == -1)
+			g_usleep(1000);
+	}
+	if (save)
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+	else
+		g_assert_cmpint(write(fd, pgm, sizeof(pgm) - 1), ==, sizeof(pgm) - 1);
+	close(fd);
+	g_thread_join(t);
+	g_assert_cmpint(flags, !=, -1);
+	g_assert_cmpint(flags & FD_CLOEXEC, ==, FD_CLOEXEC);
+	g_unlink(path);
+}
+
+static void test_cloexec(void)
+{
+	check_fifo_cloexec(0);
+	check_fifo_cloexec(1);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -328,6 +417,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
+	g_test_add_func("/libfdif/image/cloexec", test_cloexec);
 	g_test_add_func("/libfdif/fit/area", test_fit_area);
 	g_test_add_func("/libfdif/fit/aspect-and-map", test_fit_aspect_and_map);
 	g_test_add_func("/libfdif/fit/frame-stride", test_fit_frame_stride);

@@ -38,6 +38,10 @@
  * must come after the caller's other calls on that object have returned.
  * Writing a picture BO while a job reads it is the caller's to order (wait
  * for the job first).
+ *
+ * Every file descriptor the library opens is close-on-exec. After fork(),
+ * the child must not use the parent's devices, BOs or jobs (they share
+ * the parent's DRM file); it opens a device of its own.
  */
 #ifndef FDIF_FDIF_H
 #define FDIF_FDIF_H
@@ -226,7 +230,10 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo);
  * fdif_bo_import() - a BO for a dma-buf (e.g. a camera frame), no copy
  * The dma-buf must be physically contiguous below 4 GiB; @dmabuf_fd stays
  * the caller's (the BO keeps a duplicate, for fdif_bo_map()). An imported
- * BO can hold pictures, not a job's results.
+ * BO can hold pictures, not a job's results. A dma-buf already imported
+ * on @dev (through any fd), or exported from one of its BOs, gives that
+ * same BO with one more reference: each import is freed with its own
+ * fdif_bo_free().
  */
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo);
 /**
@@ -238,6 +245,10 @@ int fdif_bo_map(struct fdif_bo *bo, void **ptr);
 size_t fdif_bo_size(const struct fdif_bo *bo);
 /** fdif_bo_handle() - the GEM handle, e.g. for drmPrimeHandleToFD() */
 uint32_t fdif_bo_handle(const struct fdif_bo *bo);
+/**
+ * fdif_bo_free() - drop a reference to @bo (fdif_bo_create() and every
+ * fdif_bo_import() give one); the last closes its GEM handle and mapping
+ */
 void fdif_bo_free(struct fdif_bo *bo);
 
 /* Jobs */
