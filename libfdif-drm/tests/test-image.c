@@ -323,7 +323,8 @@ static void test_draw(void)
  * The files fdif_image_load() and fdif_image_save_png() open are
  * close-on-exec: a thread's fork() and exec() while a picture is being read
  * or written must not hand the file to the new program. A FIFO holds the
- * call open while the test looks at its fd.
+ * call open while the test looks at its fd: the loader waits for its
+ * bytes, the writer for the test to read what fills the pipe.
  */
 struct fifo_call {
 	const char *path;
@@ -336,7 +337,12 @@ static gpointer fifo_call_run(gpointer data)
 	struct fdif_image img;
 
 	if (c->save) {
-		make_image(&img, 4, 4, 1);
+		unsigned int i;
+
+		/* noise: more PNG than a pipe holds, so the writer waits for the test */
+		make_image(&img, 256, 256, 3);
+		for (i = 0; i < 256 * 256 * 3; i++)
+			img.pixels[i] = (uint8_t)g_random_int();
 		c->ret = fdif_image_save_png(c->path, &img);
 		g_free(img.pixels);
 	} else {
