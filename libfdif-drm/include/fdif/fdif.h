@@ -322,7 +322,10 @@ struct fdif_image {
 /**
  * fdif_image_load() - decode a PGM/PPM (binary), PNG or JPEG file
  * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
- * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side.
+ * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side
+ * (checked right after the header, before anything is allocated for the
+ * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
+ * progressive one of more than about 170 Mpixel 4:2:0).
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
