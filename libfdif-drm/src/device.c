@@ -342,33 +342,49 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 	return 0;
 }
 
+/*
+ * The first FDIF among the accel nodes. Failing that, what went wrong, the
+ * most telling first: an FDIF this library cannot drive (-EPROTO), a node
+ * that could not be opened (its errno, e.g. -EACCES: it may be the FDIF),
+ * no accel directory or no FDIF in it (-ENODEV); another error reading
+ * the directory is its errno.
+ */
 int fdif_open(struct fdif_device **dev)
 {
 	const char *dir_path = getenv("FDIF_ACCEL_DIR");
 	struct dirent *de;
 	DIR *dir;
-	int ret = -ENODEV, other_uapi = 0;
+	int ret = -ENODEV, other_uapi = 0, open_err = 0;
 
 	*dev = NULL;
-	dir = opendir(dir_path ? dir_path : "/dev/accel");
+	if (!dir_path || !*dir_path)
+		dir_path = "/dev/accel";
+	dir = opendir(dir_path);
 	if (!dir)
-		return -ENODEV;
+		return errno == ENOENT ? -ENODEV : -errno;
 	while ((de = readdir(dir))) {
-		char path[512];
+		char path[4096];
 
 		if (strncmp(de->d_name, "accel", 5))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir_path ? dir_path : "/dev/accel",
-			 de->d_name);
+		if (snprintf(path, sizeof(path), "%s/%s", dir_path, de->d_name) >=
+		    (int)sizeof(path)) {
+			open_err = open_err ? open_err : -ENAMETOOLONG;
+			continue;
+		}
 		ret = fdif_open_path(path, dev);
 		if (!ret)
 			break;
-		other_uapi |= ret == -EPROTO;
+		if (ret == -EPROTO)
+			other_uapi = 1;
+		else if (ret != -ENODEV && !open_err)
+			open_err = ret;
 		ret = -ENODEV;
 	}
 	closedir(dir);
-	/* an FDIF this library cannot drive says so, rather than "none" */
-	return ret && other_uapi ? -EPROTO : ret;
+	if (!ret)
+		return 0;
+	return other_uapi ? -EPROTO : open_err ? open_err : -ENODEV;
 }
 
 static void dev_get(struct fdif_device *dev)

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 
@@ -694,6 +695,54 @@ static void test_import_map(void)
 	fdif_close(dev);
 }
 
+/*
+ * fdif_open() in $FDIF_ACCEL_DIR: the real errno, not "no FDIF device" for
+ * every failure. (Root opens a mode-000 node: a directory named accel0
+ * stands for a node that cannot be opened, -EISDIR.)
+ */
+static void test_open_dir(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel", NULL);
+	g_autofree char *node = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *other = g_build_filename(dir, "renderD128", NULL);
+	g_autofree char *file = g_build_filename(tmpdir, "not-a-dir", NULL);
+	struct fdif_device *dev = (void *)1;
+
+	fake_reset();
+	/* no such directory: no device */
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_null(dev);
+	/* an empty one, or only other nodes: no device */
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_true(g_file_set_contents(other, "", 0, NULL));
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	/* a node that cannot be opened: why */
+	g_assert_cmpint(g_mkdir(node, 0700), ==, 0);
+	g_assert_cmpint(fdif_open(&dev), ==, -EISDIR);
+	g_assert_null(dev);
+	g_assert_cmpint(g_rmdir(node), ==, 0);
+	/* the directory itself unreadable: its errno */
+	g_assert_true(g_file_set_contents(file, "", 0, NULL));
+	g_setenv("FDIF_ACCEL_DIR", file, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENOTDIR);
+	/* the device, found in that directory */
+	g_assert_cmpint(symlink(dev_path, node), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_nonnull(dev);
+	fdif_close(dev);
+	/* and one that speaks another uAPI says so */
+	k.old_uapi = 1;
+	g_assert_cmpint(fdif_open(&dev), ==, -EPROTO);
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(node);
+	g_unlink(other);
+	g_rmdir(dir);
+	g_unlink(file);
+}
+
 /* A "dma-buf": a frame-sized file. */
 static int make_dmabuf(const char *name)
 {
@@ -1019,6 +1068,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/caps", test_caps);
 	g_test_add_func("/libfdif/device/caps-grown", test_caps_grown);
 	g_test_add_func("/libfdif/device/old-uapi", test_old_uapi);
+	g_test_add_func("/libfdif/device/open-dir", test_open_dir);
 	g_test_add_func("/libfdif/device/results", test_results);
 	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);

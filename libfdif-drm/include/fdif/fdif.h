@@ -201,7 +201,15 @@ struct fdif_face {
 
 /* Devices */
 
-/** fdif_open() - the first /dev/accel/accel* whose driver is "fdif" */
+/**
+ * fdif_open() - the first /dev/accel/accel* ($FDIF_ACCEL_DIR/accel* if set)
+ * whose driver is "fdif"
+ * Return: 0; if none was opened, -EPROTO if an FDIF does not answer the
+ * queries this library needs, else the open()'s errno of a node that could
+ * not be opened (e.g. -EACCES: it may be the FDIF), else -ENODEV (no such
+ * directory, no FDIF in it); the directory's own errno (opendir()) if it
+ * cannot be read.
+ */
 int fdif_open(struct fdif_device **dev);
 /**
  * fdif_open_path() - a given device node
