@@ -6,10 +6,33 @@
  * and kept in the device's struct fdif_caps: jobs are built from it, and
  * results are read by the sizes the kernel reports, so that a kernel whose
  * answers or results have grown at the end keeps working.
+ *
+ * Threads: every call may come from any thread, on one device at once.
+ * What the threads share is the device's: its BO pool and the lazily made
+ * CPU mappings, under the device's lock (dev->lock, never held across a
+ * wait). A job's own fields are written before fdif_submit_batch()
+ * returns it and only read after, so any thread may wait for it and read
+ * its result; only freeing it must come after every other call on it.
+ *
+ * Lifetimes: the device is counted (dev->refs): the application's
+ * reference, dropped by fdif_close(), and one for each BO and job made on
+ * it. The DRM file stays open until the last of them is freed, so BOs and
+ * jobs may outlive fdif_close() and be freed (or mapped, waited for, read)
+ * after it.
+ *
+ * BOs are counted too (bo->refs) and kept in the device's handle table
+ * (dev->bos, as libdrm_etnaviv does): PRIME gives the handle a dma-buf
+ * already has on this file, so an import of it returns that BO with one
+ * more reference instead of a second owner of the handle, which would
+ * close it under the first. The lock is held from the import's
+ * drmPrimeFDToHandle() to the table, and from a BO's removal from the
+ * table to its GEM_CLOSE, so no import can find a handle being closed.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +53,8 @@ struct fdif_bo {
 	size_t size;
 	void *map;
 	int dmabuf_fd;		/* imported: our duplicate, mapped; else -1 */
+	unsigned int refs;	/* under dev->lock */
+	struct fdif_bo *prev, *next;	/* dev->bos, under dev->lock */
 };
 
 struct fdif_job {
@@ -46,9 +71,14 @@ struct fdif_job {
 
 struct fdif_device {
 	int fd;
-	struct fdif_caps caps;
+	struct fdif_caps caps;		/* written at open, read-only after */
+	atomic_uint refs;		/* the app's, one a BO, one a job */
+	pthread_mutex_t lock;		/* the pool, closed, the BO table,
+					 * every BO's map and refs */
+	struct fdif_bo *bos;		/* every BO, by GEM handle */
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
+	int closed;			/* fdif_close()d: nothing more to the pool */
 };
 
 /* The end of a structure's first version: what every kernel answers. */
@@ -299,57 +329,98 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = load_caps(fd, &d->caps);
+	if (!ret)
+		ret = -pthread_mutex_init(&d->lock, NULL);
 	if (ret) {
 		free(d);
 		close(fd);
 		return ret;
 	}
 	d->fd = fd;
+	atomic_init(&d->refs, 1);
 	*dev = d;
 	return 0;
 }
 
+/*
+ * The first FDIF among the accel nodes. Failing that, what went wrong, the
+ * most telling first: an FDIF this library cannot drive (-EPROTO), a node
+ * that could not be opened (its errno, e.g. -EACCES: it may be the FDIF),
+ * no accel directory or no FDIF in it (-ENODEV); another error reading
+ * the directory is its errno.
+ */
 int fdif_open(struct fdif_device **dev)
 {
 	const char *dir_path = getenv("FDIF_ACCEL_DIR");
 	struct dirent *de;
 	DIR *dir;
-	int ret = -ENODEV, other_uapi = 0;
+	int ret = -ENODEV, other_uapi = 0, open_err = 0;
 
 	*dev = NULL;
-	dir = opendir(dir_path ? dir_path : "/dev/accel");
+	if (!dir_path || !*dir_path)
+		dir_path = "/dev/accel";
+	dir = opendir(dir_path);
 	if (!dir)
-		return -ENODEV;
+		return errno == ENOENT ? -ENODEV : -errno;
 	while ((de = readdir(dir))) {
-		char path[512];
+		char path[4096];
 
 		if (strncmp(de->d_name, "accel", 5))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir_path ? dir_path : "/dev/accel",
-			 de->d_name);
+		if (snprintf(path, sizeof(path), "%s/%s", dir_path, de->d_name) >=
+		    (int)sizeof(path)) {
+			open_err = open_err ? open_err : -ENAMETOOLONG;
+			continue;
+		}
 		ret = fdif_open_path(path, dev);
 		if (!ret)
 			break;
-		other_uapi |= ret == -EPROTO;
+		if (ret == -EPROTO)
+			other_uapi = 1;
+		else if (ret != -ENODEV && !open_err)
+			open_err = ret;
 		ret = -ENODEV;
 	}
 	closedir(dir);
-	/* an FDIF this library cannot drive says so, rather than "none" */
-	return ret && other_uapi ? -EPROTO : ret;
+	if (!ret)
+		return 0;
+	return other_uapi ? -EPROTO : open_err ? open_err : -ENODEV;
+}
+
+static void dev_get(struct fdif_device *dev)
+{
+	atomic_fetch_add_explicit(&dev->refs, 1, memory_order_relaxed);
+}
+
+/* The last reference: everything made on it is gone, the pool drained. */
+static void dev_put(struct fdif_device *dev)
+{
+	if (atomic_fetch_sub_explicit(&dev->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	pthread_mutex_destroy(&dev->lock);
+	close(dev->fd);
+	free(dev);
 }
 
 void fdif_close(struct fdif_device *dev)
 {
-	unsigned int i;
+	struct fdif_bo *pool[POOL_MAX][2];
+	unsigned int i, n;
 
 	if (!dev)
 		return;
-	for (i = 0; i < dev->npool; i++) {
-		fdif_bo_free(dev->pool[i][0]);
-		fdif_bo_free(dev->pool[i][1]);
+	/* the pooled BOs go now; those of jobs still alive when these are freed */
+	pthread_mutex_lock(&dev->lock);
+	dev->closed = 1;
+	n = dev->npool;
+	memcpy(pool, dev->pool, sizeof(pool));
+	dev->npool = 0;
+	pthread_mutex_unlock(&dev->lock);
+	for (i = 0; i < n; i++) {
+		fdif_bo_free(pool[i][0]);
+		fdif_bo_free(pool[i][1]);
 	}
-	close(dev->fd);
-	free(dev);
+	dev_put(dev);
 }
 
 int fdif_device_fd(const struct fdif_device *dev)
@@ -363,23 +434,44 @@ int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps)
 	return 0;
 }
 
-static int bo_wrap(struct fdif_device *dev, uint32_t handle, size_t size,
-		   struct fdif_bo **bo)
+static void gem_close(struct fdif_device *dev, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+/* A new BO for @handle in the table, one reference; under dev->lock. */
+static int bo_wrap_locked(struct fdif_device *dev, uint32_t handle, size_t size,
+			  int dmabuf_fd, struct fdif_bo **bo)
 {
 	struct fdif_bo *b = calloc(1, sizeof(*b));
 
 	if (!b) {
-		struct drm_gem_close c = { .handle = handle };
-
-		xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+		gem_close(dev, handle);
 		return -ENOMEM;
 	}
+	dev_get(dev);
 	b->dev = dev;
 	b->handle = handle;
 	b->size = size;
-	b->dmabuf_fd = -1;
+	b->dmabuf_fd = dmabuf_fd;
+	b->refs = 1;
+	b->next = dev->bos;
+	if (dev->bos)
+		dev->bos->prev = b;
+	dev->bos = b;
 	*bo = b;
 	return 0;
+}
+
+static struct fdif_bo *bo_lookup_locked(struct fdif_device *dev, uint32_t handle)
+{
+	struct fdif_bo *b;
+
+	for (b = dev->bos; b && b->handle != handle; b = b->next)
+		;
+	return b;
 }
 
 int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo)
@@ -391,14 +483,18 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo)
 	ret = xioctl(dev->fd, DRM_IOCTL_FDIF_BO_CREATE, &c);
 	if (ret)
 		return ret;
-	return bo_wrap(dev, c.handle, size, bo);
+	pthread_mutex_lock(&dev->lock);
+	ret = bo_wrap_locked(dev, c.handle, size, -1, bo);
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
 }
 
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 {
 	off_t size = lseek(dmabuf_fd, 0, SEEK_END);
+	struct fdif_bo *b;
 	uint32_t handle;
-	int fd, ret;
+	int fd, ret = 0;
 
 	*bo = NULL;
 	if (size <= 0)
@@ -407,21 +503,27 @@ int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo)
 	fd = fcntl(dmabuf_fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle)) {
+	pthread_mutex_lock(&dev->lock);
+	if (drmPrimeFDToHandle(dev->fd, dmabuf_fd, &handle))
 		ret = -errno;
-		close(fd);
-		return ret;
+	b = ret ? NULL : bo_lookup_locked(dev, handle);
+	if (b) {
+		/* imported before (or one of ours, exported): the same BO */
+		b->refs++;
+		*bo = b;
+	} else if (!ret) {
+		ret = bo_wrap_locked(dev, handle, (size_t)size, fd, bo);
+		if (!ret)
+			fd = -1;	/* the BO's now */
 	}
-	ret = bo_wrap(dev, handle, (size_t)size, bo);
-	if (ret) {
+	pthread_mutex_unlock(&dev->lock);
+	if (fd >= 0)
 		close(fd);
-		return ret;
-	}
-	(*bo)->dmabuf_fd = fd;
-	return 0;
+	return ret;
 }
 
-int fdif_bo_map(struct fdif_bo *bo, void **ptr)
+/* The mapping, made on first use; under dev->lock, once for all threads. */
+static int bo_map_locked(struct fdif_bo *bo)
 {
 	struct drm_fdif_bo_mmap_offset m = { .handle = bo->handle };
 	int fd = bo->dev->fd;
@@ -429,23 +531,33 @@ int fdif_bo_map(struct fdif_bo *bo, void **ptr)
 	void *p;
 	int ret;
 
-	*ptr = NULL;
-	if (!bo->map) {
-		if (bo->dmabuf_fd >= 0) {
-			fd = bo->dmabuf_fd;
-		} else {
-			ret = xioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
-			if (ret)
-				return ret;
-			offset = (off_t)m.offset;
-		}
-		p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
-		if (p == MAP_FAILED)
-			return -errno;
-		bo->map = p;
+	if (bo->map)
+		return 0;
+	if (bo->dmabuf_fd >= 0) {
+		fd = bo->dmabuf_fd;
+	} else {
+		ret = xioctl(fd, DRM_IOCTL_FDIF_BO_MMAP_OFFSET, &m);
+		if (ret)
+			return ret;
+		offset = (off_t)m.offset;
 	}
-	*ptr = bo->map;
+	p = mmap(NULL, bo->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	bo->map = p;
 	return 0;
+}
+
+int fdif_bo_map(struct fdif_bo *bo, void **ptr)
+{
+	struct fdif_device *dev = bo->dev;
+	int ret;
+
+	pthread_mutex_lock(&dev->lock);
+	ret = bo_map_locked(bo);
+	*ptr = ret ? NULL : bo->map;
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
 }
 
 size_t fdif_bo_size(const struct fdif_bo *bo)
@@ -460,17 +572,31 @@ uint32_t fdif_bo_handle(const struct fdif_bo *bo)
 
 void fdif_bo_free(struct fdif_bo *bo)
 {
-	struct drm_gem_close c;
+	struct fdif_device *dev;
 
 	if (!bo)
 		return;
+	dev = bo->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (--bo->refs) {
+		pthread_mutex_unlock(&dev->lock);
+		return;
+	}
+	if (bo->prev)
+		bo->prev->next = bo->next;
+	else
+		dev->bos = bo->next;
+	if (bo->next)
+		bo->next->prev = bo->prev;
+	/* closed before an import can see the handle free in the table */
+	gem_close(dev, bo->handle);
+	pthread_mutex_unlock(&dev->lock);
 	if (bo->map)
 		munmap(bo->map, bo->size);
 	if (bo->dmabuf_fd >= 0)
 		close(bo->dmabuf_fd);
-	c = (struct drm_gem_close){ .handle = bo->handle };
-	xioctl(bo->dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
 	free(bo);
+	dev_put(dev);
 }
 
 void fdif_params_init(struct fdif_params *p)
@@ -487,12 +613,15 @@ static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 	void *map;
 	int ret = 0;
 
+	pthread_mutex_lock(&dev->lock);
 	if (dev->npool) {
 		dev->npool--;
 		job->work = dev->pool[dev->npool][0];
 		job->result = dev->pool[dev->npool][1];
-		return 0;
 	}
+	pthread_mutex_unlock(&dev->lock);
+	if (job->result)
+		return 0;
 	if (dev->caps.work_size)
 		ret = fdif_bo_create(dev, dev->caps.work_size, &job->work);
 	if (!ret)
@@ -512,6 +641,7 @@ static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 	job = calloc(1, sizeof(*job));
 	if (!job)
 		return -ENOMEM;
+	dev_get(dev);
 	job->dev = dev;
 	job->fence_fd = -1;
 	ret = job_bos(dev, job);
@@ -733,17 +863,24 @@ int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 void fdif_job_free(struct fdif_job *job)
 {
 	struct fdif_device *dev;
+	int pooled = 0;
 
 	if (!job)
 		return;
 	dev = job->dev;
 	/* a job's BOs go back to the pool only once it is done with them */
 	if (job->result && (job->work || !dev->caps.work_size) &&
-	    dev->npool < POOL_MAX && (!job->seqno || fdif_job_wait(job, 0) == 0)) {
-		dev->pool[dev->npool][0] = job->work;
-		dev->pool[dev->npool][1] = job->result;
-		dev->npool++;
-	} else {
+	    (!job->seqno || fdif_job_wait(job, 0) == 0)) {
+		pthread_mutex_lock(&dev->lock);
+		if (!dev->closed && dev->npool < POOL_MAX) {
+			dev->pool[dev->npool][0] = job->work;
+			dev->pool[dev->npool][1] = job->result;
+			dev->npool++;
+			pooled = 1;
+		}
+		pthread_mutex_unlock(&dev->lock);
+	}
+	if (!pooled) {
 		fdif_bo_free(job->work);
 		fdif_bo_free(job->result);
 	}
@@ -755,4 +892,5 @@ void fdif_job_free(struct fdif_job *job)
 		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
 	}
 	free(job);
+	dev_put(dev);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 #include <png.h>
 
 #include "fdif/fdif.h"
@@ -128,9 +129,18 @@ static int load_png(FILE *f, struct fdif_image *img)
 		return ret;
 	}
 	png_init_io(png, f);
-	png_set_user_limits(png, FDIF_MAX_SIDE, FDIF_MAX_SIDE);
+	/*
+	 * libpng's own limits (PNG's largest, 2^31 - 1) refuse only what no
+	 * PNG can be; ours are checked right after the header, before any
+	 * row is read, to say -EFBIG and not "corrupt".
+	 */
+	png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
 	png_read_info(png, info);
 	png_get_IHDR(png, info, &w, &h, &depth, &type, NULL, NULL, NULL);
+	if (w > FDIF_MAX_SIDE || h > FDIF_MAX_SIDE) {
+		ret = -EFBIG;
+		png_longjmp(png, 1);
+	}
 	/* everything to 8-bit grey or RGB, alpha dropped */
 	if (depth == 16)
 		png_set_strip_16(png);
@@ -172,7 +182,7 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 
 	if (img->channels != 1 && img->channels != 3)
 		return -EINVAL;
-	f = fopen(path, "wb");
+	f = fopen(path, "wbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
@@ -213,6 +223,19 @@ static void jpeg_error_exit(j_common_ptr cinfo)
 	longjmp(((struct jpeg_err *)cinfo->err)->jmp, 1);
 }
 
+/* libjpeg's error: over max_memory_to_use is too large, not corrupt. */
+static int jpeg_errno(const struct jpeg_err *err)
+{
+	switch (err->mgr.msg_code) {
+	case JERR_NO_BACKING_STORE:	/* its arrays exceed max_memory_to_use */
+		return -EFBIG;
+	case JERR_OUT_OF_MEMORY:
+		return -ENOMEM;
+	default:
+		return -EBADMSG;
+	}
+}
+
 /* Count warnings (level -1) like libjpeg does, but print nothing. */
 static void jpeg_quiet(j_common_ptr cinfo, int level)
 {
@@ -230,13 +253,27 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 	err.mgr.error_exit = jpeg_error_exit;
 	err.mgr.emit_message = jpeg_quiet;
 	if (setjmp(err.jmp)) {
+		if (ret == -EBADMSG && err.mgr.msg_code)
+			ret = jpeg_errno(&err);
 		jpeg_destroy_decompress(&cinfo);
 		fdif_image_free(img);
 		return ret;
 	}
 	jpeg_create_decompress(&cinfo);
+	/*
+	 * Before jpeg_start_decompress(), which allocates (a progressive
+	 * picture's coefficients for its whole size) and reads every scan:
+	 * the size the header claims, and a bound on what libjpeg allocates.
+	 */
+	cinfo.mem->max_memory_to_use = FDIF_JPEG_MAX_MEMORY;
 	jpeg_stdio_src(&cinfo, f);
 	jpeg_read_header(&cinfo, TRUE);
+	if (!cinfo.image_width || !cinfo.image_height)
+		longjmp(err.jmp, 1);
+	if (cinfo.image_width > FDIF_MAX_SIDE || cinfo.image_height > FDIF_MAX_SIDE) {
+		ret = -EFBIG;
+		longjmp(err.jmp, 1);
+	}
 	cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
 	jpeg_start_decompress(&cinfo);
 	ret = image_alloc(img, cinfo.output_width, cinfo.output_height,
@@ -265,7 +302,7 @@ int fdif_image_load(const char *path, struct fdif_image *img)
 	int ret;
 
 	memset(img, 0, sizeof(*img));
-	f = fopen(path, "rb");
+	f = fopen(path, "rbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
 	n = fread(magic, 1, sizeof(magic), f);

@@ -25,5 +25,13 @@ check bad-option 2 'usage' "$cli" --frobnicate x.png
 check bad-lhit 2 "invalid value 'x' for --lhit" "$cli" --lhit x x.png
 check bad-min-size 2 "invalid value '-20' for --min-size" "$cli" --min-size -20 x.png
 check no-device 1 'no FDIF device' env FDIF_ACCEL_DIR="$tmp/accel" "$cli" x.png
+# the directory searched is named, and a node that cannot be opened says why
+check no-device-names-dir 1 "^fdif-detect: $tmp/accel: no FDIF device" \
+	env FDIF_ACCEL_DIR="$tmp/accel" "$cli" x.png
+mkdir "$tmp/accel2" "$tmp/accel2/accel0"
+check node-error 1 "^fdif-detect: $tmp/accel2: Is a directory" \
+	env FDIF_ACCEL_DIR="$tmp/accel2" "$cli" x.png
+check no-dir 1 "^fdif-detect: $tmp/none: no FDIF device" \
+	env FDIF_ACCEL_DIR="$tmp/none" "$cli" x.png
 echo "1..$n"
 exit $fail

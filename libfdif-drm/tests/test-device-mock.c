@@ -12,17 +12,23 @@
  * read by the sizes the kernel reports, jobs built from the answers, the
  * absolute wait deadline, results stepped through by the header's sizes
  * and their fields mask. The driver itself is tested in the guest.
+ *
+ * Like the kernel, the fake takes calls from several threads at once: one
+ * lock (mock_lock) serialises its ioctls, as the driver's locks do.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 
@@ -30,7 +36,7 @@
 #include "fdif/fdif.h"
 
 #define PAGE		4096
-#define MAX_BOS		64
+#define MAX_BOS		256
 #define RESULT_SIZE(hs, os)	((hs) + 35 * (os))
 
 struct fake_face {
@@ -42,7 +48,12 @@ struct fake_face {
 static struct {
 	int fd;				/* the device: a file holding the BOs */
 	size_t used;
-	struct { size_t off, size; int live, imported; } bo[MAX_BOS];
+	struct {
+		size_t off, size;
+		int live, imported;
+		dev_t st_dev;		/* imported: the dma-buf (a file) */
+		ino_t st_ino;
+	} bo[MAX_BOS];
 	uint32_t extra;			/* bytes a later kernel appends */
 	int old_uapi;			/* a kernel with GET_PARAM at 0x00 */
 	int busy;			/* jobs never finish */
@@ -50,12 +61,13 @@ static struct {
 	uint64_t seqno;
 	uint32_t syncobjs;
 	struct drm_fdif_job jobs[16];	/* the last submission */
-	unsigned int job_count, submits;
+	unsigned int job_count, submits, prime_imports;
 	int64_t wait_deadline;
 	struct fake_face faces[4];
 	unsigned int nfaces;
 } k;
 
+static pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *tmpdir, *dev_path;
 
 /* libdrm, as far as the library uses it */
@@ -92,11 +104,32 @@ static uint32_t bo_add(size_t size, int imported)
 	return h + 1;
 }
 
+/*
+ * As the kernel's PRIME: a dma-buf already imported on this file gets the
+ * handle it has (GEM handles are not counted: one GEM_CLOSE closes it).
+ */
 int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 {
 	off_t size = lseek(prime_fd, 0, SEEK_END);
+	struct stat st;
+	uint32_t h;
 
-	*handle = bo_add((size_t)size, 1);
+	if (fstat(prime_fd, &st))
+		return -1;
+	pthread_mutex_lock(&mock_lock);
+	k.prime_imports++;
+	for (h = 0; h < MAX_BOS; h++)
+		if (k.bo[h].live && k.bo[h].imported && k.bo[h].st_dev == st.st_dev &&
+		    k.bo[h].st_ino == st.st_ino)
+			break;
+	if (h < MAX_BOS) {
+		*handle = h + 1;
+	} else {
+		*handle = bo_add((size_t)size, 1);
+		k.bo[*handle - 1].st_dev = st.st_dev;
+		k.bo[*handle - 1].st_ino = st.st_ino;
+	}
+	pthread_mutex_unlock(&mock_lock);
 	return 0;
 }
 
@@ -319,7 +352,11 @@ static int fake_ioctl(unsigned long req, void *arg)
 
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
-	int ret = fake_ioctl(request, arg);
+	int ret;
+
+	pthread_mutex_lock(&mock_lock);
+	ret = fake_ioctl(request, arg);
+	pthread_mutex_unlock(&mock_lock);
 
 	if (ret) {
 		errno = -ret;
@@ -658,6 +695,369 @@ static void test_import_map(void)
 	fdif_close(dev);
 }
 
+/*
+ * fdif_open() in $FDIF_ACCEL_DIR: the real errno, not "no FDIF device" for
+ * every failure. (Root opens a mode-000 node: a directory named accel0
+ * stands for a node that cannot be opened, -EISDIR.)
+ */
+static void test_open_dir(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel", NULL);
+	g_autofree char *node = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *other = g_build_filename(dir, "renderD128", NULL);
+	g_autofree char *file = g_build_filename(tmpdir, "not-a-dir", NULL);
+	struct fdif_device *dev = (void *)1;
+
+	fake_reset();
+	/* no such directory: no device */
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_null(dev);
+	/* an empty one, or only other nodes: no device */
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_true(g_file_set_contents(other, "", 0, NULL));
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	/* a node that cannot be opened: why */
+	g_assert_cmpint(g_mkdir(node, 0700), ==, 0);
+	g_assert_cmpint(fdif_open(&dev), ==, -EISDIR);
+	g_assert_null(dev);
+	g_assert_cmpint(g_rmdir(node), ==, 0);
+	/* the directory itself unreadable: its errno */
+	g_assert_true(g_file_set_contents(file, "", 0, NULL));
+	g_setenv("FDIF_ACCEL_DIR", file, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENOTDIR);
+	/* the device, found in that directory */
+	g_assert_cmpint(symlink(dev_path, node), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_nonnull(dev);
+	fdif_close(dev);
+	/* and one that speaks another uAPI says so */
+	k.old_uapi = 1;
+	g_assert_cmpint(fdif_open(&dev), ==, -EPROTO);
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(node);
+	g_unlink(other);
+	g_rmdir(dir);
+	g_unlink(file);
+}
+
+/* A "dma-buf": a frame-sized file. */
+static int make_dmabuf(const char *name)
+{
+	g_autofree char *path = g_build_filename(tmpdir, name, NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	g_assert_cmpint(fd, >=, 0);
+	g_assert_cmpint(ftruncate(fd, 320 * 240), ==, 0);
+	return fd;
+}
+
+/*
+ * One dma-buf imported twice (through two fds) is one BO, counted: freeing
+ * one reference keeps the GEM handle open for the other. Before, each
+ * import was a BO of its own with the same handle, and freeing one closed
+ * the handle under the other.
+ */
+static void test_import_twice(void)
+{
+	g_autofree char *path = g_build_filename(tmpdir, "dmabuf2", NULL);
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_bo *a, *b, *c;
+	struct fdif_params p;
+	struct fdif_job *job;
+	uint32_t h;
+	void *map;
+	int fd, fd2;
+
+	fake_reset();
+	dev = open_fake();
+	fd = make_dmabuf("dmabuf2");
+	fd2 = open(path, O_RDWR | O_CLOEXEC);
+	g_assert_cmpint(fd2, >=, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd, &a), ==, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd2, &b), ==, 0);
+	g_assert_cmpint(fdif_bo_import(dev, fd, &c), ==, 0);
+	g_assert_cmpuint(k.prime_imports, ==, 3);
+	g_assert_true(a == b);
+	g_assert_true(a == c);
+	h = fdif_bo_handle(a);
+	fdif_bo_free(a);
+	fdif_bo_free(c);
+	g_assert_true(k.bo[h - 1].live);
+	/* the one left still works */
+	g_assert_cmpint(fdif_bo_map(b, &map), ==, 0);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, b, 0, &p, &job), ==, 0);
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	fdif_job_free(job);
+	fdif_bo_free(b);
+	g_assert_false(k.bo[h - 1].live);
+	/* and after the last free, an import is a new BO */
+	g_assert_cmpint(fdif_bo_import(dev, fd2, &a), ==, 0);
+	g_assert_true(k.bo[fdif_bo_handle(a) - 1].live);
+	fdif_bo_free(a);
+	close(fd);
+	close(fd2);
+	fdif_close(dev);
+}
+
+/*
+ * The fds without close-on-exec: @was (of 1024) those there were before, if
+ * not NULL; the number of others, named.
+ */
+static unsigned int fds_without_cloexec(const uint8_t *was, uint8_t *now)
+{
+	unsigned int n = 0;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		int flags = fcntl(fd, F_GETFD);
+
+		now[fd] = flags != -1 && !(flags & FD_CLOEXEC);
+		if (now[fd] && !(was && was[fd])) {
+			if (was)
+				g_test_message("fd %d is not close-on-exec", fd);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every fd the library opens is close-on-exec, with a device, an import and jobs. */
+static void test_cloexec(void)
+{
+	static uint8_t before[1024], after[1024];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job;
+	struct fdif_bo *frame, *imp;
+	int fd;
+
+	fake_reset();
+	fds_without_cloexec(NULL, before);	/* the ones we were given */
+	dev = open_fake();
+	frame = frame_bo(dev);
+	fd = make_dmabuf("dmabuf3");
+	g_assert_cmpint(fdif_bo_import(dev, fd, &imp), ==, 0);
+	close(fd);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, imp, 0, &p, &job), ==, 0);
+	g_assert_cmpint((fcntl(fdif_device_fd(dev), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
+	g_assert_cmpint((fcntl(fdif_job_fence_fd(job), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
+	g_assert_cmpuint(fds_without_cloexec(before, after), ==, 0);
+	fdif_job_free(job);
+	fdif_bo_free(imp);
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
+/* An open file descriptor of this process? */
+static int fd_open(int fd)
+{
+	return fcntl(fd, F_GETFD) != -1;
+}
+
+/*
+ * BOs and jobs outlive fdif_close(): the device (and its DRM file) stays
+ * until the last of them is freed. Before, freeing a BO after the close
+ * read the freed device (libfdif-device-mock-asan: heap-use-after-free).
+ */
+static void test_lifetimes(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_job *job, *done;
+	struct fdif_bo *frame;
+	uint32_t pooled[2], busy[2];
+	uint8_t *map;
+	int fd;
+
+	fake_reset();
+	dev = open_fake();
+	fd = fdif_device_fd(dev);
+	frame = frame_bo(dev);
+	fdif_params_init(&p);
+	/* one job's BOs go to the pool, the other job keeps its own */
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &done), ==, 0);
+	pooled[0] = k.jobs[0].work_handle;
+	pooled[1] = k.jobs[0].result_handle;
+	g_assert_cmpint(fdif_job_wait(done, -1), ==, 0);
+	k.busy = 1;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	busy[0] = k.jobs[0].work_handle;
+	busy[1] = k.jobs[0].result_handle;
+	fdif_job_free(done);
+	fdif_close(dev);
+	/* the pool is gone with the application's reference; the rest stays */
+	g_assert_false(k.bo[pooled[0] - 1].live);
+	g_assert_false(k.bo[pooled[1] - 1].live);
+	g_assert_true(k.bo[busy[0] - 1].live);
+	g_assert_true(k.bo[fdif_bo_handle(frame) - 1].live);
+	g_assert_true(fd_open(fd));
+	g_assert_cmpint(fdif_bo_map(frame, (void **)&map), ==, 0);
+	map[0] = 1;
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	k.busy = 0;
+	write_result(&k.jobs[0], k.jobs[0].seqno);	/* it finished */
+	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	fdif_bo_free(frame);
+	g_assert_true(fd_open(fd));
+	/* the last one: its BOs are not pooled on a closed device, the file closes */
+	fdif_job_free(job);
+	g_assert_false(k.bo[busy[0] - 1].live);
+	g_assert_false(k.bo[busy[1] - 1].live);
+	g_assert_false(fd_open(fd));
+}
+
+/*
+ * Several threads on one device, as a camera app's capture and UI threads
+ * would: each submits jobs (single and batches) on a frame BO they share
+ * and maps, reads its own results (the seqno check fails if two jobs got
+ * one result BO), and now and then imports a dma-buf they all import
+ * (one handle: the table), runs a whole fdif_detect_image() or makes and
+ * frees a BO of its own. The library's pool, BO table and
+ * lazily made mappings are shared between them; built with
+ * -fsanitize=thread (libfdif-device-mock-tsan) a missing lock is a report.
+ */
+#define THREAD_ROUNDS	1500
+
+struct worker {
+	pthread_t thread;
+	struct fdif_device *dev;
+	struct fdif_bo *shared;
+	int dmabuf;		/* one dma-buf all threads import */
+	unsigned int id;
+	int err;		/* the first failure, or 0 */
+	const char *what;
+};
+
+static void worker_fail(struct worker *w, const char *what, int err)
+{
+	if (!w->err) {
+		w->err = err ? err : -1;
+		w->what = what;
+	}
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct fdif_image img = { 64, 48, 1, 64, NULL };
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_params p[3];
+	struct fdif_job *jobs[3];
+	unsigned int i, j, n, count;
+	struct fdif_bo *own, *imp;
+	struct fdif_job *job;
+	void *map;
+	int ret;
+
+	img.pixels = calloc(64, 48);
+	for (i = 0; i < 3; i++) {
+		fdif_params_init(&p[i]);
+		p[i].direction = i;
+	}
+	for (i = 0; i < THREAD_ROUNDS && !w->err; i++) {
+		ret = fdif_bo_map(w->shared, &map);
+		if (ret || !map)
+			worker_fail(w, "map the shared frame", ret);
+		n = 1 + (i + w->id) % 3;
+		ret = fdif_submit_batch(w->dev, w->shared, 0, p, n, jobs);
+		if (ret) {
+			worker_fail(w, "submit", ret);
+			break;
+		}
+		for (j = 0; j < n; j++) {
+			ret = fdif_job_wait(jobs[j], 1000000000);
+			if (!ret)
+				ret = fdif_job_result(jobs[j], f, FDIF_MAX_FACES);
+			if (ret != 2)
+				worker_fail(w, "result", ret);
+		}
+		for (j = 0; j < n; j++)
+			fdif_job_free(jobs[(j + i) % n]);	/* not in order */
+		if (i % 16 == w->id % 16) {
+			ret = fdif_detect_image(w->dev, &img, &p[0], f, FDIF_MAX_RESULTS, &count);
+			if (ret || count != 2)
+				worker_fail(w, "detect_image", ret);
+		}
+		if (i % 4 == w->id % 4) {
+			/* the same handle for all: none may close it under another */
+			ret = fdif_bo_import(w->dev, w->dmabuf, &imp);
+			if (ret) {
+				worker_fail(w, "import", ret);
+				break;
+			}
+			ret = fdif_submit(w->dev, imp, 0, &p[0], &job);
+			if (!ret)
+				ret = fdif_job_wait(job, 1000000000);
+			if (!ret)
+				ret = fdif_job_result(job, f, FDIF_MAX_FACES);
+			if (ret != 2)
+				worker_fail(w, "job on an import", ret);
+			fdif_job_free(job);
+			fdif_bo_free(imp);
+		}
+		if (i % 8 == 0) {
+			ret = fdif_bo_create(w->dev, 4096, &own);
+			if (!ret)
+				ret = fdif_bo_map(own, &map);
+			if (ret)
+				worker_fail(w, "own BO", ret);
+			fdif_bo_free(own);
+		}
+	}
+	free(img.pixels);
+	return NULL;
+}
+
+static void check_threads(unsigned int nthreads)
+{
+	struct worker w[8];
+	struct fdif_device *dev;
+	struct fdif_bo *shared;
+	unsigned int i;
+	int dmabuf;
+
+	g_assert_cmpuint(nthreads, <=, G_N_ELEMENTS(w));
+	fake_reset();
+	dev = open_fake();
+	shared = frame_bo(dev);
+	dmabuf = make_dmabuf("dmabuf-threads");
+	for (i = 0; i < nthreads; i++) {
+		w[i] = (struct worker){ .dev = dev, .shared = shared, .dmabuf = dmabuf, .id = i };
+		g_assert_cmpint(pthread_create(&w[i].thread, NULL, worker_run, &w[i]), ==, 0);
+	}
+	for (i = 0; i < nthreads; i++) {
+		g_assert_cmpint(pthread_join(w[i].thread, NULL), ==, 0);
+		if (w[i].err)
+			g_test_message("thread %u: %s: %d", i, w[i].what, w[i].err);
+		g_assert_cmpint(w[i].err, ==, 0);
+	}
+	close(dmabuf);
+	fdif_bo_free(shared);
+	fdif_close(dev);
+	/* every BO the threads made went back: only the closed device's are gone */
+	for (i = 0; i < MAX_BOS; i++)
+		g_assert_false(k.bo[i].live);
+}
+
+static void test_threads_2(void)
+{
+	check_threads(2);
+}
+
+static void test_threads_4(void)
+{
+	check_threads(4);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -668,12 +1068,18 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/caps", test_caps);
 	g_test_add_func("/libfdif/device/caps-grown", test_caps_grown);
 	g_test_add_func("/libfdif/device/old-uapi", test_old_uapi);
+	g_test_add_func("/libfdif/device/open-dir", test_open_dir);
 	g_test_add_func("/libfdif/device/results", test_results);
 	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
+	g_test_add_func("/libfdif/device/import-twice", test_import_twice);
+	g_test_add_func("/libfdif/device/cloexec", test_cloexec);
+	g_test_add_func("/libfdif/device/lifetimes", test_lifetimes);
+	g_test_add_func("/libfdif/device/threads-2", test_threads_2);
+	g_test_add_func("/libfdif/device/threads-4", test_threads_4);
 	ret = g_test_run();
 	if (k.fd > 0)
 		close(k.fd);

@@ -5,9 +5,14 @@
  * merging.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -86,7 +91,8 @@ static void test_pnm(void)
 	fdif_image_free(&img);
 }
 
-static void save_jpeg(const char *path, const struct fdif_image *img)
+static void save_jpeg_as(const char *path, const struct fdif_image *img,
+			 int progressive)
 {
 	struct jpeg_compress_struct c;
 	struct jpeg_error_mgr err;
@@ -103,6 +109,8 @@ static void save_jpeg(const char *path, const struct fdif_image *img)
 	c.in_color_space = img->channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
 	jpeg_set_defaults(&c);
 	jpeg_set_quality(&c, 98, TRUE);
+	if (progressive)
+		jpeg_simple_progression(&c);
 	jpeg_start_compress(&c, TRUE);
 	for (y = 0; y < img->height; y++) {
 		JSAMPROW row = img->pixels + (size_t)y * img->stride;
@@ -112,6 +120,11 @@ static void save_jpeg(const char *path, const struct fdif_image *img)
 	jpeg_finish_compress(&c);
 	jpeg_destroy_compress(&c);
 	fclose(f);
+}
+
+static void save_jpeg(const char *path, const struct fdif_image *img)
+{
+	save_jpeg_as(path, img, 0);
 }
 
 static void test_jpeg(void)
@@ -316,6 +329,251 @@ static void test_draw(void)
 	g_free(img.pixels);
 }
 
+/* --- decompression bombs ------------------------------------------- */
+
+#define BOMB_HEADROOM	(256L << 20)	/* address space a load may add */
+#define BOMB_MAX_RSS_KB	(64L << 10)	/* peak RSS of the loading process */
+
+/*
+ * fdif_image_load(@path) in a child whose address space may grow by at
+ * most BOMB_HEADROOM (an unbounded allocation fails there, not on the
+ * machine): its return value, and its peak RSS in *@maxrss_kb.
+ */
+static int load_bounded(const char *path, long *maxrss_kb)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	g_assert_cmpint(pid, >=, 0);
+	if (!pid) {
+		struct fdif_image img;
+		struct rlimit r;
+		long pages = 0;
+		FILE *statm = fopen("/proc/self/statm", "re");
+		int ret;
+
+		if (!statm || fscanf(statm, "%ld", &pages) != 1)
+			_exit(255);
+		fclose(statm);
+		r.rlim_cur = r.rlim_max = (rlim_t)(pages * sysconf(_SC_PAGESIZE) + BOMB_HEADROOM);
+		if (setrlimit(RLIMIT_AS, &r))
+			_exit(255);
+		ret = fdif_image_load(path, &img);
+		_exit(ret < 0 && ret > -255 ? -ret : ret ? 255 : 0);
+	}
+	g_assert_cmpint(wait4(pid, &status, 0, &ru), ==, pid);
+	g_assert_true(WIFEXITED(status));
+	g_assert_cmpint(WEXITSTATUS(status), !=, 255);
+	*maxrss_kb = ru.ru_maxrss;
+	g_test_message("%s: %d, peak RSS %ld KiB", path, -WEXITSTATUS(status), ru.ru_maxrss);
+	return -WEXITSTATUS(status);
+}
+
+static void put_be16(uint8_t *p, unsigned int v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	put_be16(p, v >> 16);
+	put_be16(p + 2, v & 0xffff);
+}
+
+/* @src, a JPEG, with its frame header (SOFn) claiming @w x @h pixels */
+static void jpeg_claiming(const char *src, const char *dst, unsigned int w,
+			  unsigned int h)
+{
+	uint8_t *data;
+	gsize len, i;
+
+	g_assert_true(g_file_get_contents(src, (char **)&data, &len, NULL));
+	for (i = 2; i + 9 < len; i++)
+		if (data[i] == 0xff && (data[i + 1] == 0xc0 || data[i + 1] == 0xc2))
+			break;
+	g_assert_cmpuint(i + 9, <, len);
+	put_be16(data + i + 5, h);	/* FF Cn, length, precision, height, width */
+	put_be16(data + i + 7, w);
+	write_file(dst, data, len);
+	g_free(data);
+}
+
+static uint32_t crc32_png(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xffffffff;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		c ^= p[i];
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
+	}
+	return c ^ 0xffffffff;
+}
+
+/* @src, a PNG, with its IHDR claiming @w x @h pixels (and a right CRC) */
+static void png_claiming(const char *src, const char *dst, unsigned int w,
+			 unsigned int h)
+{
+	uint8_t *data;
+	gsize len;
+
+	g_assert_true(g_file_get_contents(src, (char **)&data, &len, NULL));
+	g_assert_cmpmem(data + 12, 4, "IHDR", 4);
+	put_be32(data + 16, w);
+	put_be32(data + 20, h);
+	put_be32(data + 29, crc32_png(data + 12, 17));
+	write_file(dst, data, len);
+	g_free(data);
+}
+
+/*
+ * A few hundred bytes of JPEG or PNG claiming a huge picture are refused
+ * with -EFBIG right after their header: a progressive JPEG's coefficients
+ * for the whole claimed size were allocated (1.2 GB for 20000x20000) and
+ * every missing scan "decoded" before the size was checked; a PNG over the
+ * limit was "corrupt". Memory is bounded, not time: the child's address
+ * space can grow by 256 MiB only, and its peak RSS is checked.
+ */
+static void test_bombs(void)
+{
+	g_autofree char *prog = tmp("prog.jpg"), *base = tmp("base.jpg");
+	g_autofree char *png = tmp("small.png"), *bomb = tmp("bomb");
+	struct fdif_image img;
+	long rss;
+
+	make_image(&img, 16, 16, 3);
+	save_jpeg_as(prog, &img, 1);
+	save_jpeg_as(base, &img, 0);
+	g_assert_cmpint(fdif_image_save_png(png, &img), ==, 0);
+	g_free(img.pixels);
+
+	/* the small pictures themselves load */
+	g_assert_cmpint(load_bounded(prog, &rss), ==, 0);
+	g_assert_cmpint(load_bounded(png, &rss), ==, 0);
+
+	/* over 16384 a side: refused at the header */
+	jpeg_claiming(prog, bomb, 20000, 20000);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+	g_assert_cmpint(rss, <, BOMB_MAX_RSS_KB);
+	jpeg_claiming(base, bomb, 20000, 20000);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+	g_assert_cmpint(rss, <, BOMB_MAX_RSS_KB);
+	jpeg_claiming(prog, bomb, 300, 17000);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+	png_claiming(png, bomb, 20000, 20000);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+	g_assert_cmpint(rss, <, BOMB_MAX_RSS_KB);
+	png_claiming(png, bomb, 16385, 1);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+
+	/*
+	 * Within the sides, but a progressive JPEG's coefficients (16000x16000
+	 * 4:2:0: 768 MB) over libjpeg's memory bound: refused before libjpeg
+	 * allocates them or reads a scan.
+	 */
+	jpeg_claiming(prog, bomb, 16000, 16000);
+	g_assert_cmpint(load_bounded(bomb, &rss), ==, -EFBIG);
+	g_assert_cmpint(rss, <, BOMB_MAX_RSS_KB);
+	g_unlink(bomb);
+}
+
+/*
+ * The files fdif_image_load() and fdif_image_save_png() open are
+ * close-on-exec: a thread's fork() and exec() while a picture is being read
+ * or written must not hand the file to the new program. A FIFO holds the
+ * call open while the test looks at its fd: the loader waits for its
+ * bytes, the writer for the test to read what fills the pipe.
+ */
+struct fifo_call {
+	const char *path;
+	int save, ret;
+};
+
+static gpointer fifo_call_run(gpointer data)
+{
+	struct fifo_call *c = data;
+	struct fdif_image img;
+
+	if (c->save) {
+		unsigned int i;
+
+		/* noise: more PNG than a pipe holds, so the writer waits for the test */
+		make_image(&img, 256, 256, 3);
+		for (i = 0; i < 256 * 256 * 3; i++)
+			img.pixels[i] = (uint8_t)g_random_int();
+		c->ret = fdif_image_save_png(c->path, &img);
+		g_free(img.pixels);
+	} else {
+		c->ret = fdif_image_load(c->path, &img);
+		if (!c->ret)
+			fdif_image_free(&img);
+	}
+	return NULL;
+}
+
+/* The flags of the fd (not @mine) this process has open on @path; -1: none. */
+static int fifo_fd_flags(const char *path, int mine)
+{
+	char link[64], target[4096];
+	ssize_t n;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		if (fd == mine)
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (!strcmp(target, path))
+			return fcntl(fd, F_GETFD);
+	}
+	return -1;
+}
+
+static void check_fifo_cloexec(int save)
+{
+	static const char pgm[] = "P5 2 2 255\n\x01\x02\x03\x04";
+	g_autofree char *path = tmp(save ? "out.fifo" : "in.fifo");
+	struct fifo_call c = { path, save, 0 };
+	GThread *t;
+	char buf[4096];
+	int fd, flags = -1, i;
+
+	g_assert_cmpint(mkfifo(path, 0600), ==, 0);
+	t = g_thread_new("fifo", fifo_call_run, &c);
+	/* returns once the library has opened the other end */
+	fd = open(path, (save ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+	g_assert_cmpint(fd, >=, 0);
+	for (i = 0; i < 1000 && flags == -1; i++) {
+		flags = fifo_fd_flags(path, fd);
+		if (flags == -1)
+			g_usleep(1000);
+	}
+	if (save)
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+	else
+		g_assert_cmpint(write(fd, pgm, sizeof(pgm) - 1), ==, sizeof(pgm) - 1);
+	close(fd);
+	g_thread_join(t);
+	g_assert_cmpint(flags, !=, -1);
+	g_assert_cmpint(flags & FD_CLOEXEC, ==, FD_CLOEXEC);
+	g_unlink(path);
+}
+
+static void test_cloexec(void)
+{
+	check_fifo_cloexec(0);
+	check_fifo_cloexec(1);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -328,6 +586,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
+	g_test_add_func("/libfdif/image/cloexec", test_cloexec);
+	g_test_add_func("/libfdif/image/bombs", test_bombs);
 	g_test_add_func("/libfdif/fit/area", test_fit_area);
 	g_test_add_func("/libfdif/fit/aspect-and-map", test_fit_aspect_and_map);
 	g_test_add_func("/libfdif/fit/frame-stride", test_fit_frame_stride);

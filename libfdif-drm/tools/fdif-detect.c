@@ -188,7 +188,11 @@ bad:
 
 	ret = device ? fdif_open_path(device, &dev) : fdif_open(&dev);
 	if (ret) {
-		fprintf(stderr, "fdif-detect: %s: %s\n", device ? device : "/dev/accel",
+		/* the node, or the directory fdif_open() searched */
+		const char *dir = getenv("FDIF_ACCEL_DIR");
+
+		fprintf(stderr, "fdif-detect: %s: %s\n",
+			device ? device : dir && *dir ? dir : "/dev/accel",
 			fdif_strerror(ret));
 		return 1;
 	}

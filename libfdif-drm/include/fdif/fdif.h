@@ -30,9 +30,18 @@
  * result capacity...) is asked once at fdif_open() with the uAPI's
  * queries, never assumed; fdif_query_caps() returns it.
  *
- * Threads: a device, and the BOs and jobs made on it, are used from one
- * thread at a time (open one device per thread for parallel clients);
- * fdif_query_caps() and the image functions may be called from any.
+ * Threads: every function may be called from several threads at once,
+ * also on one device and the BOs made on it (the device's shared state,
+ * its pool of job BOs and the CPU mappings, is under a lock). A job may
+ * be waited for and its result read from any thread, from several at
+ * once. Freeing an object (fdif_job_free(), fdif_bo_free(), fdif_close())
+ * must come after the caller's other calls on that object have returned.
+ * Writing a picture BO while a job reads it is the caller's to order (wait
+ * for the job first).
+ *
+ * Every file descriptor the library opens is close-on-exec. After fork(),
+ * the child must not use the parent's devices, BOs or jobs (they share
+ * the parent's DRM file); it opens a device of its own.
  */
 #ifndef FDIF_FDIF_H
 #define FDIF_FDIF_H
@@ -192,7 +201,15 @@ struct fdif_face {
 
 /* Devices */
 
-/** fdif_open() - the first /dev/accel/accel* whose driver is "fdif" */
+/**
+ * fdif_open() - the first /dev/accel/accel* ($FDIF_ACCEL_DIR/accel* if set)
+ * whose driver is "fdif"
+ * Return: 0; if none was opened, -EPROTO if an FDIF does not answer the
+ * queries this library needs, else the open()'s errno of a node that could
+ * not be opened (e.g. -EACCES: it may be the FDIF), else -ENODEV (no such
+ * directory, no FDIF in it); the directory's own errno (opendir()) if it
+ * cannot be read.
+ */
 int fdif_open(struct fdif_device **dev);
 /**
  * fdif_open_path() - a given device node
@@ -201,6 +218,12 @@ int fdif_open(struct fdif_device **dev);
  * takes no 8-bit grey pictures, or the open()'s errno.
  */
 int fdif_open_path(const char *path, struct fdif_device **dev);
+/**
+ * fdif_close() - drop the application's reference to @dev
+ * @dev must not be passed to any call after; but the BOs and jobs made on
+ * it each hold a reference of their own: they stay usable (map, wait,
+ * result, free) and the DRM file open until the last of them is freed.
+ */
 void fdif_close(struct fdif_device *dev);
 /** fdif_device_fd() - the DRM file descriptor, for syncobj users */
 int fdif_device_fd(const struct fdif_device *dev);
@@ -215,7 +238,10 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo);
  * fdif_bo_import() - a BO for a dma-buf (e.g. a camera frame), no copy
  * The dma-buf must be physically contiguous below 4 GiB; @dmabuf_fd stays
  * the caller's (the BO keeps a duplicate, for fdif_bo_map()). An imported
- * BO can hold pictures, not a job's results.
+ * BO can hold pictures, not a job's results. A dma-buf already imported
+ * on @dev (through any fd), or exported from one of its BOs, gives that
+ * same BO with one more reference: each import is freed with its own
+ * fdif_bo_free().
  */
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo);
 /**
@@ -227,6 +253,10 @@ int fdif_bo_map(struct fdif_bo *bo, void **ptr);
 size_t fdif_bo_size(const struct fdif_bo *bo);
 /** fdif_bo_handle() - the GEM handle, e.g. for drmPrimeHandleToFD() */
 uint32_t fdif_bo_handle(const struct fdif_bo *bo);
+/**
+ * fdif_bo_free() - drop a reference to @bo (fdif_bo_create() and every
+ * fdif_bo_import() give one); the last closes its GEM handle and mapping
+ */
 void fdif_bo_free(struct fdif_bo *bo);
 
 /* Jobs */
@@ -300,7 +330,10 @@ struct fdif_image {
 /**
  * fdif_image_load() - decode a PGM/PPM (binary), PNG or JPEG file
  * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
- * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side.
+ * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side
+ * (checked right after the header, before anything is allocated for the
+ * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
+ * progressive one of more than about 170 Mpixel 4:2:0).
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
