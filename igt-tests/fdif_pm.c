@@ -377,6 +377,39 @@ TEST_F_TIMEOUT(pm, idle, 90)
 	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 }
 
+/*
+ * A soft reset that does not complete when the device resumes (the
+ * emulated FDIF's stuck-reset fault, once): the job that woke the device
+ * fails with -EIO, and the device is not wedged: the next resume resets it
+ * and jobs run again. (A resume callback that returned the reset's error
+ * made the PM core latch it: every later submit failed with -EINVAL.)
+ */
+TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
+{
+	struct drm_fdif_job job;
+	int ret;
+
+	ASSERT_TRUE(fdif_emu_available());
+	good_job(_metadata, self->fd, &self->j);
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 1));
+
+	memset(self->j.result.map, 0xa5, self->j.result.size);
+	fdif_job_init(&job, &self->j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ret = fdif_submit_one(self->fd, &job);
+	ASSERT_EQ(0, ret) TH_LOG("submit that resumes into a failed reset: %d", ret);
+	EXPECT_EQ(-EIO, fdif_fence_wait(job.fence_fd, WAIT_MS, NULL));
+	close(job.fence_fd);
+	EXPECT_EQ(-EIO, fdif_result(&self->j.result)->status);
+	EXPECT_EQ(0, fdif_result(&self->j.result)->count);
+
+	/* the fault is used up: the next resume's reset completes */
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	good_job(_metadata, self->fd, &self->j);
+	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+}
+
 /* Runtime suspended (idle past the 50 ms autosuspend) before the cycle. */
 TEST_F_TIMEOUT(pm, idle_runtime_suspended, 90)
 {

@@ -165,6 +165,11 @@ static int fdif_probe(struct platform_device *pdev)
 	ret = pm_runtime_resume_and_get(dev);
 	if (ret)
 		return ret;
+	if (READ_ONCE(fdev->hw_failed)) {
+		/* a module that never came out of its first reset */
+		pm_runtime_put_noidle(dev);
+		return dev_err_probe(dev, -EIO, "the module did not reset\n");
+	}
 	fdev->revision = fdev->gen->ops->revision(fdev);
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
@@ -207,14 +212,19 @@ static int fdif_runtime_suspend(struct device *dev)
 	return 0;
 }
 
+/*
+ * A reset that fails here must not fail the resume: the PM core would
+ * latch the error (power.runtime_error) and refuse every later resume with
+ * -EINVAL, so every submit and debugfs read would fail until a rebind. The
+ * device counts as powered but failed instead: jobs end with -EIO until a
+ * reset completes, at the next resume or after a job's timeout.
+ */
 static int fdif_runtime_resume(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
-	int ret;
 
-	ret = fdif_hw_init(fdev);
-	WRITE_ONCE(fdev->hw_failed, ret != 0);
-	return ret;
+	WRITE_ONCE(fdev->hw_failed, fdif_hw_init(fdev) != 0);
+	return 0;
 }
 
 /*
