@@ -251,6 +251,52 @@ TEST_F(dev, prime_foreign_import)
 }
 
 /*
+ * An import is mapped through its exporter's fd, never through the device,
+ * even at a guessed offset: the DMA helpers give the import an mmap offset
+ * too, from the same allocator as the file's own BOs, so it lies near
+ * theirs. Every page offset around two own BOs made before and after the
+ * import is tried; only those BOs' own offsets may map.
+ */
+TEST_F(dev, prime_foreign_import_no_mmap)
+{
+	enum { AROUND = 512 };	/* pages tried below and above the two BOs */
+	struct drm_prime_handle imp = { 0 };
+	struct fdif_bo a, c;
+	uint64_t offa, offc, lo, hi, off;
+	int buf = foreign_dmabuf(), mapped = 0;
+
+	if (buf == -ENOENT)
+		SKIP(return, "no /dev/udmabuf (CONFIG_UDMABUF) to export a foreign dma-buf");
+	ASSERT_GE(buf, 0);
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 4096, &a));
+	imp.fd = buf;
+	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	ASSERT_EQ(0, fdif_bo_new(self->fd, 4096, &c));
+	ASSERT_EQ(0, fdif_bo_mmap_offset(self->fd, a.handle, &offa));
+	ASSERT_EQ(0, fdif_bo_mmap_offset(self->fd, c.handle, &offc));
+	lo = (offa < offc ? offa : offc) - AROUND * 4096ull;
+	hi = (offa > offc ? offa : offc) + AROUND * 4096ull;
+	for (off = lo; off <= hi; off += 4096) {
+		void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, off);
+
+		if (p == MAP_FAILED)
+			continue;
+		munmap(p, 4096);
+		mapped++;
+		EXPECT_TRUE(off == offa || off == offc)
+			TH_LOG("offset 0x%llx (own BOs at 0x%llx, 0x%llx) mapped the import",
+			       (unsigned long long)off, (unsigned long long)offa,
+			       (unsigned long long)offc);
+	}
+	/* the scan does map what it may: the two own BOs */
+	EXPECT_EQ(2, mapped);
+	fdif_bo_free(self->fd, &a);
+	fdif_bo_free(self->fd, &c);
+	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+	close(buf);
+}
+
+/*
  * A dma-buf whose pages are not contiguous cannot be a BO of a device
  * without an IOMMU: its import is refused with -EINVAL. udmabuf's list of
  * one memfd page twice is never contiguous, whatever the allocator did.

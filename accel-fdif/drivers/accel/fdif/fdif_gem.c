@@ -53,12 +53,27 @@ static void fdif_gem_free(struct drm_gem_object *obj)
 	drm_gem_dma_object_free(obj);
 }
 
+/*
+ * An imported buffer is mapped through its exporter's dma-buf fd, which
+ * knows its caching and CPU-access rules; a mapping through the FDIF would
+ * bypass them (dma_mmap_wc() on the exporter's pages). BO_MMAP_OFFSET does
+ * not hand out an import's offset, but the DMA helpers give every object
+ * one and offsets can be guessed: refuse here, where every mmap() of the
+ * device comes through.
+ */
+static int fdif_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	if (obj->import_attach)
+		return -EACCES;
+	return drm_gem_dma_object_mmap(obj, vma);
+}
+
 static const struct drm_gem_object_funcs fdif_gem_funcs = {
 	.free = fdif_gem_free,
 	.print_info = drm_gem_dma_object_print_info,
 	.get_sg_table = drm_gem_dma_object_get_sg_table,
 	.vmap = drm_gem_dma_object_vmap,
-	.mmap = drm_gem_dma_object_mmap,
+	.mmap = fdif_gem_mmap,
 	.vm_ops = &drm_gem_dma_vm_ops,
 };
 
