@@ -143,10 +143,10 @@ static int fdif_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	/* no IOMMU, 32-bit address registers */
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	/* no IOMMU: the generation's address registers are the limit */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(fdev->gen->dma_bits));
 	if (ret)
-		return dev_err_probe(dev, ret, "no 32-bit DMA\n");
+		return dev_err_probe(dev, ret, "no %u-bit DMA\n", fdev->gen->dma_bits);
 	/* a picture is one contiguous segment, whatever its size */
 	dma_set_max_seg_size(dev, UINT_MAX);
 

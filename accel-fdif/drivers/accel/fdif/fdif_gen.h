@@ -82,6 +82,8 @@ struct fdif_reg_name {
  * @num_min_sizes: entries in @min_sizes
  * @classes: %DRM_FDIF_QUERY_CLASSES
  * @num_classes: entries in @classes
+ * @dma_bits: the address bits of its DMA (no IOMMU: buffers are
+ *	physically contiguous below 2^@dma_bits)
  * @capacity: most objects one job reports
  * @object_fields: the DRM_FDIF_OBJECT_* fields it fills in
  * @ops: its register-level operations
@@ -96,6 +98,7 @@ struct fdif_gen {
 	u32 num_min_sizes;
 	const struct drm_fdif_class_info *classes;
 	u32 num_classes;
+	u32 dma_bits;
 	u32 capacity;
 	u32 object_fields;
 	const struct fdif_gen_ops *ops;
@@ -110,6 +113,9 @@ const struct drm_fdif_format_info *
 fdif_gen_format(const struct fdif_gen *gen, u32 fourcc);
 int fdif_gen_min_size_index(const struct fdif_gen *gen, u32 width, u32 height);
 u32 fdif_result_size(const struct fdif_gen *gen);
+void fdif_result_layout(const struct fdif_gen *gen,
+			struct drm_fdif_result_layout *layout);
+void fdif_sort_objects(struct drm_fdif_object *objs, u32 count);
 int fdif_job_check(const struct fdif_gen *gen, const struct drm_fdif_job *job);
 
 #endif /* __FDIF_GEN_H__ */

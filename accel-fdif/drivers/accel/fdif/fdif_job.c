@@ -224,6 +224,7 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 		count = fdev->gen->ops->read_results(fdev, &job->hw,
 						     fdif_job_objects(job),
 						     fdev->gen->capacity);
+		fdif_sort_objects(fdif_job_objects(job), count);
 		fdif_job_signal(job, 0, count);
 	}
 	dma_fence_end_signalling(cookie);

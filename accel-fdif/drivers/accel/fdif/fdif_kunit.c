@@ -213,6 +213,206 @@ static void fdif_test_confidence(struct kunit *test)
 	}
 }
 
+/*
+ * A made-up later generation, for KUnit only: no such hardware exists and
+ * the driver matches none. Its tables reach the checks the OMAP4's cannot
+ * (alignment of width, height and stride, a two-plane format, several
+ * directions a job, a class that scans fewer directions than another, no
+ * work area, an ROI that may start past the picture's edge) through the
+ * same shared code: how the uAPI grows with hardware (docs/uapi.md).
+ */
+#define FAKE_CLASS_OTHER	1	/* a class a later uAPI would name */
+
+static const struct drm_fdif_format_info fdif_fake_formats[] = {
+	{
+		.fourcc = DRM_FORMAT_R8, .num_planes = 1,
+		.min_width = 64, .max_width = 4096, .width_align = 16,
+		.min_height = 64, .max_height = 2160, .height_align = 8,
+		.offset_align = 64, .stride_align = 64,
+	}, {
+		.fourcc = DRM_FORMAT_NV12, .num_planes = 2,
+		.min_width = 64, .max_width = 4096, .width_align = 2,
+		.min_height = 64, .max_height = 2160, .height_align = 2,
+		.offset_align = 64, .stride_align = 64,
+	},
+};
+
+static const struct drm_fdif_size fdif_fake_min_sizes[] = {
+	{ 24, 24 }, { 48, 48 },
+};
+
+static const struct drm_fdif_class_info fdif_fake_classes[] = {
+	{ DRM_FDIF_CLASS_FACE, BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
+			       BIT(DRM_FDIF_DIR_LEFT) },
+	{ FAKE_CLASS_OTHER, BIT(DRM_FDIF_DIR_UP) },
+};
+
+static const struct fdif_gen fdif_gen_fake = {
+	.info = {
+		.generation = 0xfa4e,
+		.classes = BIT(DRM_FDIF_CLASS_FACE) | BIT(FAKE_CLASS_OTHER),
+		.directions = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
+			      BIT(DRM_FDIF_DIR_LEFT),
+		.max_job_classes = 1,
+		.max_job_directions = 2,
+		.max_threshold = 100,
+		.default_threshold = 50,
+		.work_size = 0,
+		.roi_min_width = 16,
+		.roi_min_height = 16,
+		.roi_max_x = 4096,
+		.roi_max_y = 2160,
+		.max_jobs = 16,
+		.max_syncs = 8,
+	},
+	.formats = fdif_fake_formats,
+	.num_formats = ARRAY_SIZE(fdif_fake_formats),
+	.min_sizes = fdif_fake_min_sizes,
+	.num_min_sizes = ARRAY_SIZE(fdif_fake_min_sizes),
+	.classes = fdif_fake_classes,
+	.num_classes = ARRAY_SIZE(fdif_fake_classes),
+	.dma_bits = 40,
+	.capacity = 200,
+	.object_fields = DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_CONFIDENCE,
+};
+
+/* A 640x480 NV12 picture the fake generation takes. */
+static struct drm_fdif_job fdif_fake_job(void)
+{
+	return (struct drm_fdif_job) {
+		.picture = {
+			.fourcc = DRM_FORMAT_NV12,
+			.width = 640, .height = 480,
+			.planes[0] = { .handle = 1, .offset = 0, .stride = 640 },
+			.planes[1] = { .handle = 1, .offset = 640 * 480, .stride = 640 },
+		},
+		.result_handle = 3,
+		.result_size = 32 + 200 * 40,
+		.classes = BIT(DRM_FDIF_CLASS_FACE),
+		.directions = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_LEFT),
+		.min_width = 24, .min_height = 24,
+		.threshold = 100,
+	};
+}
+
+static void fdif_test_fake_gen(struct kunit *test)
+{
+	const struct fdif_gen *gen = &fdif_gen_fake;
+	struct drm_fdif_result_layout layout;
+	struct drm_fdif_job a = fdif_fake_job();
+
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+	a.picture.fourcc = DRM_FORMAT_R8;
+	a.picture.planes[1] = (struct drm_fdif_plane){ };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+	/* the other class, in its one direction; the ROI at the far corner */
+	a = fdif_fake_job();
+	a.classes = BIT(FAKE_CLASS_OTHER);
+	a.directions = BIT(DRM_FDIF_DIR_UP);
+	a.roi = (struct drm_fdif_roi){ 624, 464, 16, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+
+#define EXPECT_BAD(field, value) do {					\
+		a = fdif_fake_job();					\
+		a.field = value;					\
+		KUNIT_EXPECT_EQ_MSG(test, fdif_job_check(gen, &a), -EINVAL, \
+				    "fake gen: " #field " = " #value);	\
+	} while (0)
+	/* alignment of the picture's size and of each plane's layout */
+	EXPECT_BAD(picture.width, 641);
+	EXPECT_BAD(picture.height, 481);
+	EXPECT_BAD(picture.width, 4098);
+	EXPECT_BAD(picture.planes[0].stride, 640 + 32);
+	EXPECT_BAD(picture.planes[1].stride, 576);
+	EXPECT_BAD(picture.planes[1].offset, 640 * 480 + 16);
+	EXPECT_BAD(picture.planes[1].stride, 0);
+	EXPECT_BAD(picture.planes[2].handle, 1);
+	/* classes: one a job; directions: two a job, each the class's */
+	EXPECT_BAD(classes, BIT(DRM_FDIF_CLASS_FACE) | BIT(FAKE_CLASS_OTHER));
+	EXPECT_BAD(classes, BIT(2));
+	EXPECT_BAD(directions, BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
+		   BIT(DRM_FDIF_DIR_LEFT));
+	EXPECT_BAD(min_width, 20);
+	EXPECT_BAD(threshold, 101);
+	EXPECT_BAD(result_size, 32 + 200 * 40 - 1);
+	/* no work area on this generation: none may be given */
+	EXPECT_BAD(work_handle, 2);
+	EXPECT_BAD(work_offset, 64);
+	/* an ROI whose left edge is allowed but past the picture */
+	EXPECT_BAD(roi.x, 641);
+	EXPECT_BAD(in_sync_count, 9);
+#undef EXPECT_BAD
+	/* R8 rows: width a multiple of 16, height of 8 (the stride is fine) */
+	a = fdif_fake_job();
+	a.picture.fourcc = DRM_FORMAT_R8;
+	a.picture.planes[0].stride = 704;
+	a.picture.planes[1] = (struct drm_fdif_plane){ };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+	a.picture.width = 648;
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
+	a.picture.width = 640;
+	a.picture.height = 484;
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
+	a = fdif_fake_job();
+	a.classes = BIT(FAKE_CLASS_OTHER);
+	KUNIT_EXPECT_EQ_MSG(test, fdif_job_check(gen, &a), -EINVAL,
+			    "a direction the class does not scan");
+	a = fdif_fake_job();
+	a.roi = (struct drm_fdif_roi){ 640, 0, 16, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
+	a.roi = (struct drm_fdif_roi){ 600, 0, 41, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
+	a.roi = (struct drm_fdif_roi){ 600, 0, 40, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), 0);
+
+	/* the query answers grow with the tables; the sizes do not */
+	fdif_result_layout(gen, &layout);
+	KUNIT_EXPECT_EQ(test, layout.capacity, 200);
+	KUNIT_EXPECT_EQ(test, layout.size, 32 + 200 * 40);
+	KUNIT_EXPECT_EQ(test, layout.header_size, 32);
+	KUNIT_EXPECT_EQ(test, layout.object_size, 40);
+	KUNIT_EXPECT_EQ(test, layout.align, DRM_FDIF_RESULT_ALIGN);
+	KUNIT_EXPECT_EQ(test, layout.object_fields,
+			DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_CONFIDENCE);
+	KUNIT_EXPECT_PTR_EQ(test, fdif_gen_format(gen, DRM_FORMAT_NV12),
+			    &fdif_fake_formats[1]);
+	KUNIT_EXPECT_EQ(test, fdif_gen_min_size_index(gen, 48, 48), 1);
+}
+
+/* Objects come most confident first, then by row, then by column. */
+static void fdif_test_sort(struct kunit *test)
+{
+	/* by centres: the big box's top edge is higher, its centre lower */
+	struct drm_fdif_object o[] = {
+		{ .confidence = 500, .x = 10, .y = 50, .width = 20, .height = 20 },
+		{ .confidence = 900, .x = 90, .y = 90, .width = 20, .height = 20 },
+		{ .confidence = 500, .x = 5, .y = 50, .width = 20, .height = 20 },
+		{ .confidence = 500, .x = 70, .y = 20, .width = 20, .height = 20 },
+		{ .confidence = 500, .x = 40, .y = 10, .width = 100, .height = 100 },
+		{ .confidence = 1000, .x = 0, .y = 0, .width = 20, .height = 20 },
+	};
+	static const s32 want_x[] = { 0, 90, 70, 5, 10, 40 };
+	int i;
+
+	fdif_sort_objects(o, ARRAY_SIZE(o));
+	for (i = 0; i < ARRAY_SIZE(o); i++)
+		KUNIT_EXPECT_EQ_MSG(test, o[i].x, want_x[i], "object %d", i);
+	fdif_sort_objects(o, 0);
+}
+
+/* The result layout of the OMAP4, as the query reports it. */
+static void fdif_test_layout(struct kunit *test)
+{
+	struct drm_fdif_result_layout layout;
+
+	fdif_result_layout(&fdif_gen_omap4, &layout);
+	KUNIT_EXPECT_EQ(test, layout.version, DRM_FDIF_RESULT_VERSION);
+	KUNIT_EXPECT_EQ(test, layout.capacity, FDIF_MAX_FACES);
+	KUNIT_EXPECT_EQ(test, layout.size, 32 + 35 * 40);
+	KUNIT_EXPECT_EQ(test, layout.align, 8);
+	KUNIT_EXPECT_EQ(test, fdif_gen_omap4.dma_bits, 32);
+}
+
 static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_check_good),
 	KUNIT_CASE(fdif_test_check_bad),
@@ -220,6 +420,9 @@ static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_prepare),
 	KUNIT_CASE(fdif_test_unpack),
 	KUNIT_CASE(fdif_test_confidence),
+	KUNIT_CASE(fdif_test_fake_gen),
+	KUNIT_CASE(fdif_test_layout),
+	KUNIT_CASE(fdif_test_sort),
 	{ }
 };
 

@@ -264,6 +264,7 @@ const struct fdif_gen fdif_gen_omap4 = {
 	.num_min_sizes = ARRAY_SIZE(fdif_omap4_min_sizes),
 	.classes = fdif_omap4_classes,
 	.num_classes = ARRAY_SIZE(fdif_omap4_classes),
+	.dma_bits = 32,		/* PICADDR, WKADDR */
 	.capacity = FDIF_MAX_FACES,
 	.object_fields = DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE |
 			 DRM_FDIF_OBJECT_DIRECTION | DRM_FDIF_OBJECT_CONFIDENCE |

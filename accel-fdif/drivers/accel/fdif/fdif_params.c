@@ -12,6 +12,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/sort.h>
 
 #include <drm/drm_fourcc.h>
 
@@ -66,6 +67,64 @@ u32 fdif_result_size(const struct fdif_gen *gen)
 	       gen->capacity * sizeof(struct drm_fdif_object);
 }
 
+/**
+ * fdif_result_layout() - %DRM_FDIF_QUERY_RESULT_LAYOUT for a generation
+ * @gen: the generation
+ * @layout: filled in
+ */
+void fdif_result_layout(const struct fdif_gen *gen,
+			struct drm_fdif_result_layout *layout)
+{
+	*layout = (struct drm_fdif_result_layout) {
+		.version = DRM_FDIF_RESULT_VERSION,
+		.header_size = sizeof(struct drm_fdif_result_header),
+		.object_size = sizeof(struct drm_fdif_object),
+		.capacity = gen->capacity,
+		.size = fdif_result_size(gen),
+		.align = DRM_FDIF_RESULT_ALIGN,
+		.object_fields = gen->object_fields,
+	};
+}
+
+/*
+ * An object's centre along one axis: its box edge @pos plus half its
+ * length @len, rounded down, as docs/uapi.md defines it (for the OMAP4,
+ * the hardware's centre exactly).
+ */
+static s64 fdif_center(s32 pos, u32 len)
+{
+	return (s64)pos + len / 2;
+}
+
+static int fdif_object_cmp(const void *a, const void *b)
+{
+	const struct drm_fdif_object *p = a, *q = b;
+	s64 py = fdif_center(p->y, p->height), qy = fdif_center(q->y, q->height);
+	s64 px = fdif_center(p->x, p->width), qx = fdif_center(q->x, q->width);
+
+	if (p->confidence != q->confidence)
+		return p->confidence > q->confidence ? -1 : 1;
+	if (py != qy)
+		return py < qy ? -1 : 1;
+	if (px != qx)
+		return px < qx ? -1 : 1;
+	return 0;
+}
+
+/**
+ * fdif_sort_objects() - put a job's objects in the order the uAPI promises
+ * @objs: the objects
+ * @count: how many
+ *
+ * Most confident first, then by their centres top to bottom, then left to
+ * right, whatever order a generation's hardware reports them in. In place and without
+ * allocating: it runs in the fence signalling path.
+ */
+void fdif_sort_objects(struct drm_fdif_object *objs, u32 count)
+{
+	sort(objs, count, sizeof(*objs), fdif_object_cmp, NULL);
+}
+
 /* The classes' directions a job may scan: those every class asked for has. */
 static u32 fdif_class_directions(const struct fdif_gen *gen, u32 classes)
 {
@@ -109,7 +168,9 @@ static int fdif_picture_check(const struct fdif_gen *gen,
 				return -EINVAL;
 			continue;
 		}
-		min_pitch = drm_format_info_min_pitch(info, i, pic->width);
+		/* a subsampled plane is narrower than the picture */
+		min_pitch = drm_format_info_plane_width(info, pic->width, i);
+		min_pitch = drm_format_info_min_pitch(info, i, min_pitch);
 		/* handles are looked up later: an unknown one is -ENOENT */
 		if (p->pad || !IS_ALIGNED(p->offset, f->offset_align) ||
 		    !p->stride || p->stride % f->stride_align ||

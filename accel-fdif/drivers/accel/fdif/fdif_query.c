@@ -73,15 +73,7 @@ int fdif_ioctl_query(struct drm_device *drm, void *data, struct drm_file *file)
 		info.revision = fdev->revision;
 		return fdif_query_copy(q, &info, sizeof(info));
 	case DRM_FDIF_QUERY_RESULT_LAYOUT:
-		layout = (struct drm_fdif_result_layout) {
-			.version = DRM_FDIF_RESULT_VERSION,
-			.header_size = sizeof(struct drm_fdif_result_header),
-			.object_size = sizeof(struct drm_fdif_object),
-			.capacity = gen->capacity,
-			.size = fdif_result_size(gen),
-			.align = __alignof__(struct drm_fdif_result_header),
-			.object_fields = gen->object_fields,
-		};
+		fdif_result_layout(gen, &layout);
 		return fdif_query_copy(q, &layout, sizeof(layout));
 	case DRM_FDIF_QUERY_FORMATS:
 		return fdif_query_list(q, gen->formats, gen->num_formats,

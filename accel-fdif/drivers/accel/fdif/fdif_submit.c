@@ -136,7 +136,7 @@ static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
 	}
 	ret = fdif_lookup_bo(file, job, FDIF_BO_RESULT, args->result_handle,
 			     args->result_offset, args->result_size,
-			     __alignof__(struct drm_fdif_result_header), &addr);
+			     DRM_FDIF_RESULT_ALIGN, &addr);
 	if (ret)
 		return ret;
 	/* the kernel writes the result: it must be one of our own BOs */

@@ -246,6 +246,13 @@ struct drm_fdif_class_info {
 /* Layout version of &struct drm_fdif_result_header. */
 #define DRM_FDIF_RESULT_VERSION		1
 
+/*
+ * Alignment of a result region (&drm_fdif_job.result_offset), the same on
+ * every architecture: the header and objects hold __u64 fields, whose
+ * natural alignment is 4 on some 32-bit ABIs and 8 on others.
+ */
+#define DRM_FDIF_RESULT_ALIGN		8
+
 /* &drm_fdif_object.fields: which of its fields hold a value */
 #define DRM_FDIF_OBJECT_BOX		(1u << 0)
 #define DRM_FDIF_OBJECT_ANGLE		(1u << 1)
@@ -263,7 +270,7 @@ struct drm_fdif_class_info {
  * @capacity: most objects one job reports
  * @size: bytes a job's result region must hold:
  *	@header_size + @capacity * @object_size
- * @align: alignment of &drm_fdif_job.result_offset
+ * @align: alignment of &drm_fdif_job.result_offset: %DRM_FDIF_RESULT_ALIGN
  * @object_fields: the DRM_FDIF_OBJECT_* fields the device fills in
  * @pad: zero
  */
@@ -293,7 +300,8 @@ struct drm_fdif_result_layout {
  * @seqno: the job's &drm_fdif_job.seqno
  *
  * Written before the job's fence signals; read it after waiting. Objects
- * come most confident first.
+ * come most confident first, then top to bottom, then left to right (the
+ * kernel sorts them, whatever order the hardware reports).
  */
 struct drm_fdif_result_header {
 	__u32 version;
