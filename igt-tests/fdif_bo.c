@@ -63,6 +63,10 @@ TEST_F(dev, create_bo_bad_flags)
 	c.pad = 0;
 	c.pad2 = 1;
 	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_CREATE, &c));
+	/* the handle is an output: it must come in as zero */
+	c.pad2 = 0;
+	c.handle = 1;
+	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_BO_CREATE, &c));
 }
 
 TEST_F(dev, create_bo_huge)

@@ -378,7 +378,14 @@ TEST_F(job, invalid_syncs)
 	job.in_sync_count = 1;
 	job.in_syncs = (uintptr_t)sync;
 	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	/* and an out-sync's flags */
+	job = self->job;
+	job.out_sync_count = 1;
+	job.out_syncs = (uintptr_t)sync;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
 	sync[0].flags = 0;
+	job = self->job;
+	job.in_syncs = (uintptr_t)sync;
 	job.in_sync_count = max + 1;
 	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
 	job = self->job;
@@ -728,6 +735,21 @@ TEST_F(job, job_size_longer_nonzero_tail)
 	EXPECT_EQ(-E2BIG, submit_raw(self->fd, buf, 2, JOB_V2_SIZE));
 	EXPECT_EQ(fds, fdif_count_fds());
 	check_nothing_queued(_metadata, self);
+}
+
+/* Longer than 4096 bytes, whatever the tail and the page size: refused. */
+TEST_F(job, job_size_too_long)
+{
+	static uint64_t buf[2 * 8192 / 8];
+
+	memcpy(buf, &self->job, sizeof(self->job));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, buf, 1, 4097));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, buf, 1, 8192));
+	EXPECT_EQ(-EINVAL, submit_raw(self->fd, buf, 1, UINT32_MAX));
+	check_nothing_queued(_metadata, self);
+	/* 4096 with a zero tail is fine */
+	ASSERT_EQ(0, submit_raw(self->fd, buf, 1, 4096));
+	ASSERT_EQ(0, wait_result(self->fd, &self->j));
 }
 
 /* Shorter than the first version: refused. */

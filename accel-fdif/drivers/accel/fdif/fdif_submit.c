@@ -12,6 +12,7 @@
 #include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/pm_runtime.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -31,6 +32,8 @@
 /* the first version of struct drm_fdif_job; shorter ones do not exist */
 #define FDIF_JOB_SIZE_V1	offsetofend(struct drm_fdif_job, seqno)
 static_assert(FDIF_JOB_SIZE_V1 == 160);
+/* the most a job may grow to: the same whatever the page size */
+#define FDIF_JOB_SIZE_MAX	SZ_4K
 
 struct fdif_out_sync {
 	struct drm_syncobj *syncobj;
@@ -497,7 +500,7 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	if (args->flags || args->pad)
 		return -EINVAL;
 	if (!args->job_count || args->job_count > fdev->gen->info.max_jobs ||
-	    args->job_size < FDIF_JOB_SIZE_V1 || args->job_size > PAGE_SIZE)
+	    args->job_size < FDIF_JOB_SIZE_V1 || args->job_size > FDIF_JOB_SIZE_MAX)
 		return -EINVAL;
 	if (drm_dev_is_unplugged(drm))
 		return -ENODEV;

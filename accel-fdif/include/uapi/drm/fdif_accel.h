@@ -345,7 +345,7 @@ struct drm_fdif_object {
  * struct drm_fdif_bo_create - a new buffer object
  * @size: in, bytes (rounded up to pages); 1 byte .. 64 MiB
  * @flags: in, must be zero
- * @handle: out, the GEM handle
+ * @handle: out, the GEM handle (must be zero on input: -EINVAL)
  * @pad: must be zero
  * @pad2: must be zero
  *
@@ -383,8 +383,9 @@ struct drm_fdif_bo_mmap_offset {
  * The timeout is absolute, so a wait restarted after a signal does not
  * extend itself.
  *
- * Returns 0 when idle, -ETIMEDOUT if still busy at @timeout_ns,
- * -ERESTARTSYS/-EINTR on a signal, -ENOENT for an unknown handle.
+ * Returns 0 when idle, -ETIMEDOUT if still busy at @timeout_ns, -EINTR
+ * when a signal interrupts it (a handler with SA_RESTART restarts the
+ * call instead), -ENOENT for an unknown handle.
  */
 struct drm_fdif_bo_wait {
 	__u32 handle;
@@ -524,6 +525,7 @@ struct drm_fdif_job {
  * @job_count: 1..&drm_fdif_device_info.max_jobs
  * @job_size: bytes from one job to the next: sizeof(struct drm_fdif_job)
  *	as the caller knows it, at least the size of the first version (160)
+ *	and at most 4096 (-EINVAL)
  * @flags: must be zero
  * @pad: must be zero
  *
@@ -536,7 +538,9 @@ struct drm_fdif_job {
  * smaller than &drm_fdif_result_layout.size), -E2BIG for a job longer than
  * the kernel knows whose tail is not zero, -ENOENT for an unknown BO or
  * syncobj handle, -EFAULT for unreadable arrays or an unwritable job array,
- * -ENODEV once the device is gone, -ENOMEM.
+ * -ENODEV once the device is gone, -ENOMEM. A device whose soft reset
+ * failed still takes jobs: they end with -EIO in their result (and
+ * fence) until a reset completes.
  */
 struct drm_fdif_submit {
 	__u64 jobs;
