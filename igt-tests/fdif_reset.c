@@ -99,6 +99,30 @@ TEST_F(fault, hang)
 	check_good_job(_metadata, self->fd, &self->j, &self->job);
 }
 
+/*
+ * On OMAP4 the parent target module (ti-sysc) owns SYSCONFIG's idle and
+ * standby modes; a recovery (hang, timeout, soft reset) must leave them as
+ * they were, not at their reset values (0: force idle, force standby).
+ * Smart idle and smart standby (0x28), as ti-sysc would set them, are
+ * written first; the emulated module resets them like the real one.
+ */
+TEST_F(fault, hang_keeps_idle_modes)
+{
+	volatile uint32_t *regs = fdif_emu_regs_for(fdif_fd_minor(self->fd));
+	const uint32_t modes = (2u << 2) | (2u << 4);
+
+	ASSERT_NE(NULL, regs);
+	regs[0x10 / 4] = modes;
+	ASSERT_EQ(modes, regs[0x10 / 4]);
+	ASSERT_EQ(0, fdif_emu_inject_on(fdif_fd_minor(self->fd), FDIF_FAULT_HANG, 1));
+	EXPECT_EQ(-ETIMEDOUT, run_job(self->fd, &self->job));
+	EXPECT_EQ(modes, regs[0x10 / 4]) TH_LOG("SYSCONFIG after the recovery: 0x%x",
+						regs[0x10 / 4]);
+	check_good_job(_metadata, self->fd, &self->j, &self->job);
+	EXPECT_EQ(modes, regs[0x10 / 4]);
+	regs[0x10 / 4] = 0;
+}
+
 TEST_F(fault, hang_other_clients_unaffected)
 {
 	struct fdif_job_bos j2;

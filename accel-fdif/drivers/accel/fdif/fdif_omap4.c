@@ -41,13 +41,23 @@ static u32 fdif_omap4_revision(struct fdif_device *fdev)
 	return fdif_read(fdev, FDIF_REVISION);
 }
 
-/* Soft-reset the module and set it up for jobs; 0 or -ETIMEDOUT. */
+/*
+ * Soft-reset the module and set it up for jobs; 0 or -ETIMEDOUT.
+ *
+ * On OMAP4 the module's SYSCONFIG idle and standby modes belong to its
+ * interconnect target module (drivers/bus/ti-sysc.c), which programs them
+ * when it enables the module. The reset sets them back to their reset
+ * values, so they are put back afterwards, as ti-sysc does for its own
+ * reset-and-restore (SYSC_QUIRK_RESET_ON_CTX_LOST).
+ */
 static int fdif_omap4_hw_init(struct fdif_device *fdev)
 {
-	u32 val;
+	u32 modes, val;
 	int ret;
 
-	fdif_write(fdev, FDIF_SYSCONFIG, FDIF_SYSCONFIG_SOFTRESET);
+	modes = fdif_read(fdev, FDIF_SYSCONFIG) &
+		(FDIF_SYSCONFIG_SIDLEMODE | FDIF_SYSCONFIG_MIDLEMODE);
+	fdif_write(fdev, FDIF_SYSCONFIG, modes | FDIF_SYSCONFIG_SOFTRESET);
 	ret = readl_poll_timeout_atomic(fdev->regs + FDIF_SYSCONFIG, val,
 					!(val & FDIF_SYSCONFIG_SOFTRESET),
 					2, 4000);
@@ -55,6 +65,7 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 		drm_err(&fdev->drm, "soft reset did not complete\n");
 		return ret;
 	}
+	fdif_write(fdev, FDIF_SYSCONFIG, modes);
 	fdif_write(fdev, FDIF_CTRL, FIELD_PREP(FDIF_CTRL_MAX_TAGS, FDIF_MAX_TAGS));
 	fdif_write(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU), FDIF_IRQ_EVENTS);
 	fdif_write(fdev, FDIF_IRQENABLE_SET(FDIF_IRQ_MPU), FDIF_IRQ_EVENTS);

@@ -13,6 +13,9 @@
 #define FDIF_HWINFO			0x004
 #define FDIF_SYSCONFIG			0x010
 #define   FDIF_SYSCONFIG_SOFTRESET	BIT(0)
+/* owned by the parent interconnect target module (ti-sysc) */
+#define   FDIF_SYSCONFIG_SIDLEMODE	GENMASK(3, 2)
+#define   FDIF_SYSCONFIG_MIDLEMODE	GENMASK(5, 4)
 
 /* Interrupt line j; line 2 is the one wired to the MPU. */
 #define FDIF_IRQ_MPU			2
