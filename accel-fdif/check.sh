@@ -1,7 +1,8 @@
 #!/bin/bash
 # Static checks of the driver: checkpatch --strict on every file (and on
-# the test module igt-tests/kmod/fdif_delay.c), a W=1
-# build with sparse (C=2), kernel-doc -Wall on the uAPI header and the
+# the test module igt-tests/kmod/fdif_delay.c), a W=1 build with sparse
+# (C=2) for arm64 and for 32-bit ARM (omap2plus_defconfig, the OMAP4's
+# own; no 64-bit division helpers there), kernel-doc -Wall on the uAPI header and the
 # driver, and make dt_binding_check (dt-schema, yamllint) on the DT
 # binding. Prints TAP on stdout (one test a check);
 # exits non-zero if a check finds anything in our files, or if a checker
@@ -45,30 +46,54 @@ $out"
 	fi
 done
 
-progress "sparse and W=1 on drivers/accel/fdif"
-touch "$ksrc"/drivers/accel/fdif/*.c
-# kbuild prints '  CHECK   FILE' for each file sparse checks: every driver
-# source must have one
-out="$(make -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	C=2 W=1 drivers/accel/fdif/ 2>&1)" && rc=0 || rc=$?
-if [ "$rc" -ne 0 ]; then
-	report "sparse and W=1 clean" "the build failed (exit $rc):
+# build_check NAME O ARCH CROSS_COMPILE: the driver at W=1 with sparse
+# (C=2) in the build directory O; every driver source must be checked
+build_check() {
+	local name=$1 obj=$2 arch=$3 cross=$4 out rc missing c
+	progress "sparse and W=1 on drivers/accel/fdif ($arch)"
+	touch "$ksrc"/drivers/accel/fdif/*.c
+	# kbuild prints '  CHECK   FILE' for each file sparse checks: every
+	# driver source must have one
+	out="$(make -C "$ksrc" O="$obj" ARCH="$arch" CROSS_COMPILE="$cross" \
+		C=2 W=1 drivers/accel/fdif/ 2>&1)" && rc=0 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		report "$name" "the build failed (exit $rc):
 $(tail -20 <<<"$out")"
-else
+		return
+	fi
 	missing=
 	for c in drivers/accel/fdif/*.c; do
 		grep -Eq "^ +CHECK +(.*/)?$c\$" <<<"$out" || missing+=" $c"
 	done
 	if [ -n "$missing" ]; then
-		report "sparse and W=1 clean" "sparse did not check:$missing"
+		report "$name" "sparse did not check:$missing"
 	else
 		# a finding names our file with a line number: gcc, sparse and
 		# W=1's kernel-doc pass all say "FILE:LINE[:COL]: warning|error"
 		# (V=1's command lines and "# CC" echoes are not findings)
-		report "sparse and W=1 clean" \
+		report "$name" \
 			"$(grep -E '(drivers/accel/fdif/[^ :]*|fdif_accel\.h):[0-9]+(:[0-9]+)?: (warning|error)' <<<"$out" || true)"
 	fi
+}
+build_check "sparse and W=1 clean" "$kbuild" arm64 aarch64-linux-gnu-
+
+# The real hardware's build: 32-bit ARM, omap2plus_defconfig with the
+# OMAP4 fragment. A u64 division there calls a libgcc helper the kernel
+# does not have (__aeabi_uldivmod): none may appear in the objects.
+karm="$("$KDIR/build-arm32.sh")"
+build_check "32-bit ARM (omap2plus_defconfig + omap4.config): sparse and W=1 clean" \
+	"$karm" arm arm-linux-gnueabihf-
+objs=("$karm"/drivers/accel/fdif/fdif_*.o)
+if [ ! -f "${objs[0]}" ]; then
+	report "32-bit ARM: no 64-bit division helpers" "no objects to look at in $karm"
+else
+	report "32-bit ARM: no 64-bit division helpers in ${#objs[@]} objects" \
+		"$(for o in "${objs[@]}"; do
+			nm -u "$o" | grep -Ew '__aeabi_u?ldivmod|__u?divdi3|__u?moddi3' |
+				sed "s|^ *U |${o##*/}: |"
+		done)"
 fi
+
 # kernel-doc: every structure, member, function and parameter described.
 # -Werror makes it exit non-zero on a warning; an exit without any
 # warning printed means it did not run.
