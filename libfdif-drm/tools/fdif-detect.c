@@ -9,7 +9,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 #include "fdif/fdif.h"
 
@@ -47,32 +50,134 @@ static int parse_uint(const char *s, unsigned long max, unsigned int *out)
 	return 0;
 }
 
-static void print_json_string(const char *s)
+/*
+ * The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if there is
+ * none.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
 	}
-	putchar('"');
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
 }
 
-static void print_class(unsigned int c)
+/*
+ * A file name in JSON: "image" is the name as text, valid UTF-8 with each
+ * byte that is not U+FFFD (the replacement character); when the name is
+ * not UTF-8, "image_bytes" holds its bytes in hex too, so that a script
+ * can still name the file. (json-c escapes quotes, backslashes and control
+ * characters but copies other bytes as they are: invalid JSON text.)
+ */
+static void json_add_name(json_object *o, const char *path)
 {
-	if (c < sizeof(class_names) / sizeof(class_names[0]))
-		printf("\"%s\"", class_names[c]);
-	else
-		printf("\"class-%u\"", c);
+	const unsigned char *p = (const unsigned char *)path;
+	size_t len = strlen(path), i, n;
+	char *text = malloc(3 * len + 1), *t = text, *hex;
+	int valid = 1;
+
+	if (!text)
+		abort();
+	for (i = 0; i < len; i += n) {
+		n = utf8_len(p + i);
+		if (n) {
+			memcpy(t, p + i, n);
+			t += n;
+		} else {
+			memcpy(t, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			t += 3;
+			n = 1;
+			valid = 0;
+		}
+	}
+	*t = 0;
+	json_object_object_add(o, "image", json_object_new_string(text));
+	free(text);
+	if (valid)
+		return;
+	hex = malloc(2 * len + 1);
+	if (!hex)
+		abort();
+	for (i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", p[i]);
+	json_object_object_add(o, "image_bytes", json_object_new_string(hex));
+	free(hex);
+}
+
+/* a number with one decimal, as fdif-detect has always printed them */
+static json_object *json_1f(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+/* errno's name (ENOENT), or its number where the C library has none */
+static const char *errno_name(int err, char *buf, size_t size)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, size, "%d", err);
+	return buf;
+}
+
+/* One image's entry in the JSON array, printed as soon as it is done. */
+static void json_print_entry(json_object *o, int first)
+{
+	printf("%s  %s", first ? "\n" : ",\n",
+	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	fflush(stdout);
+}
+
+/* an image that could not be loaded or searched: its error, -errno */
+static void print_error(const char *path, int err, int json, int first)
+{
+	json_object *o, *e;
+	char buf[16];
+
+	fprintf(stderr, "fdif-detect: %s: %s\n", path, fdif_strerror(err));
+	if (!json)
+		return;
+	o = json_object_new_object();
+	e = json_object_new_object();
+	json_add_name(o, path);
+	json_object_object_add(e, "message", json_object_new_string(fdif_strerror(err)));
+	json_object_object_add(e, "errno",
+			       json_object_new_string(errno_name(-err, buf, sizeof(buf))));
+	json_object_object_add(o, "error", e);
+	json_print_entry(o, first);
 }
 
 static void print_faces(const char *path, const struct fdif_image *img,
 			const struct fdif_face *f, unsigned int n, int json, int first)
 {
+	json_object *o, *faces;
 	unsigned int i;
+	char buf[32];
 
 	if (!json) {
 		printf("%s: %u face%s (%ux%u)\n", path, n, n == 1 ? "" : "s",
@@ -83,20 +188,34 @@ static void print_faces(const char *path, const struct fdif_image *img,
 			       f[i].angle, dir_names[f[i].direction]);
 		return;
 	}
-	printf("%s\n  {\"image\": ", first ? "" : ",");
-	print_json_string(path);
-	printf(", \"width\": %u, \"height\": %u, \"faces\": [", img->width, img->height);
+	o = json_object_new_object();
+	json_add_name(o, path);
+	json_object_object_add(o, "width", json_object_new_int64(img->width));
+	json_object_object_add(o, "height", json_object_new_int64(img->height));
+	faces = json_object_new_array();
 	for (i = 0; i < n; i++) {
-		printf("%s\n    {\"x\": %.1f, \"y\": %.1f, \"size\": %.1f, \"confidence\": %u, "
-		       "\"raw_confidence\": %u, \"angle\": %u, \"direction\": \"%s\", "
-		       "\"width\": %.1f, \"height\": %.1f, \"class\": ",
-		       i ? "," : "", f[i].x, f[i].y, f[i].size, f[i].confidence,
-		       f[i].raw_confidence, f[i].angle, dir_names[f[i].direction],
-		       f[i].width, f[i].height);
-		print_class(f[i].object_class);
-		putchar('}');
+		json_object *face = json_object_new_object();
+
+		json_object_object_add(face, "x", json_1f(f[i].x));
+		json_object_object_add(face, "y", json_1f(f[i].y));
+		json_object_object_add(face, "size", json_1f(f[i].size));
+		json_object_object_add(face, "confidence", json_object_new_int64(f[i].confidence));
+		json_object_object_add(face, "raw_confidence",
+				       json_object_new_int64(f[i].raw_confidence));
+		json_object_object_add(face, "angle", json_object_new_int64(f[i].angle));
+		json_object_object_add(face, "direction",
+				       json_object_new_string(dir_names[f[i].direction]));
+		json_object_object_add(face, "width", json_1f(f[i].width));
+		json_object_object_add(face, "height", json_1f(f[i].height));
+		if (f[i].object_class < sizeof(class_names) / sizeof(class_names[0]))
+			snprintf(buf, sizeof(buf), "%s", class_names[f[i].object_class]);
+		else
+			snprintf(buf, sizeof(buf), "class-%u", f[i].object_class);
+		json_object_object_add(face, "class", json_object_new_string(buf));
+		json_object_array_add(faces, face);
 	}
-	printf("%s]}", n ? "\n  " : "");
+	json_object_object_add(o, "faces", faces);
+	json_print_entry(o, first);
 }
 
 
@@ -236,7 +355,7 @@ bad:
 		if (!ret)
 			ret = fdif_detect_image(dev, &img, &p, faces, max, &n);
 		if (ret) {
-			fprintf(stderr, "fdif-detect: %s: %s\n", argv[i], fdif_strerror(ret));
+			print_error(argv[i], ret, json, !printed++);
 			fdif_image_free(&img);
 			status = 1;
 			continue;
@@ -263,7 +382,7 @@ bad:
 		fdif_image_free(&img);
 	}
 	if (json)
-		printf("\n]\n");
+		printf("\n]\n");	/* every image has its entry: never empty */
 	free(faces);
 	fdif_close(dev);
 	return status;
