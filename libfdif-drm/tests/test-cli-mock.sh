@@ -90,5 +90,30 @@ run json-no-faces 0 "$cli" --device "$dev" --json "$tmp/good.jpg"
 unset faces
 ok json-no-faces-parses py 'assert j[0]["faces"] == [], j'
 
+# - : the picture on standard input (run reads it from $stdin), any format the loader takes
+stdin=$photo
+run stdin-jpeg 0 "$cli" --device "$dev" -
+ok stdin-jpeg-text grep -q '^-: 2 faces (1920x1080)$' "$tmp/out"
+printf 'P5 4 3 255\n0123456789ab' > "$tmp/small.pgm"
+stdin=$tmp/small.pgm
+run stdin-pgm-json 0 "$cli" --device "$dev" --json -
+ok stdin-pgm-json-parses py '
+assert j[0]["image"] == "-" and (j[0]["width"], j[0]["height"]) == (4, 3), j'
+# through a pipe (not a file that could be seeked), among files
+run stdin-pipe 0 sh -c 'cat "$1" | "$2" --device "$3" "$4" - "$4"' sh "$photo" "$cli" "$dev" \
+	"$tmp/good.jpg"
+ok stdin-pipe-three [ "$(grep -c 'faces (1920x1080)$' "$tmp/out")" -eq 3 ]
+printf 'not a picture' > "$tmp/text"
+stdin=$tmp/text
+run stdin-garbage 1 "$cli" --device "$dev" --json -
+ok stdin-garbage-error py '
+assert len(j) == 1 and j[0]["image"] == "-", j
+assert j[0]["error"]["errno"] == "ENOTSUP", j
+assert j[0]["error"]["message"].startswith("unsupported image format"), j'
+stdin=/dev/null
+run stdin-empty 1 "$cli" --device "$dev" -
+ok stdin-empty-error grep -q '^fdif-detect: -: corrupt or truncated image' "$tmp/err"
+unset stdin
+
 echo "1..$n"
 exit $fail

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -19,11 +20,19 @@
 static const char *const dir_names[] = { "up", "right", "left", "all" };
 static const char *const class_names[] = { "face" };
 
+#ifndef FDIF_VERSION
+#define FDIF_VERSION "unknown"
+#endif
+
+/* the largest picture file read from standard input */
+#define STDIN_MAX	(256u << 20)
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fdif-detect [options] IMAGE...\n"
-		"Find faces in PGM, PPM, PNG or JPEG images on the FDIF accelerator.\n\n"
+		"Usage: fdif-detect [OPTION]... IMAGE...\n"
+		"Find faces in PGM, PPM, PNG or JPEG images on the FDIF accelerator.\n"
+		"An IMAGE of - is a picture read from standard input.\n\n"
 		"  --json              print JSON instead of text\n"
 		"  --draw OUT.png      write the image with the faces outlined (one IMAGE)\n"
 		"  --min-size N        smallest face, in device frame pixels (OMAP4: 320x240\n"
@@ -34,7 +43,10 @@ static void usage(FILE *out)
 		"  --lhit N            the device's likelihood threshold (OMAP4: 0..9; default:\n"
 		"                      the device's recommended one, 5 on OMAP4)\n"
 		"  --device PATH       the accel device (default: the first FDIF)\n"
-		"  --help              this text\n");
+		"  --help              this text\n"
+		"  --version           the version\n\n"
+		"Exit status: 0 if every image was processed, 1 if the device or an image\n"
+		"failed, 2 for bad options.\n");
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned int *out)
@@ -135,8 +147,11 @@ static json_object *json_1f(double v)
 /* errno's name (ENOENT), or its number where the C library has none */
 static const char *errno_name(int err, char *buf, size_t size)
 {
-	const char *name = strerrorname_np(err);
+	const char *name;
 
+	if (err == ENOTSUP)
+		return "ENOTSUP";	/* the library's word (Linux: = EOPNOTSUPP) */
+	name = strerrorname_np(err);
 	if (name)
 		return name;
 	snprintf(buf, size, "%d", err);
@@ -219,6 +234,51 @@ static void print_faces(const char *path, const struct fdif_image *img,
 }
 
 
+/*
+ * IMAGE, or with "-" the picture on standard input (whatever the loader
+ * takes: it is read whole, then decoded from memory).
+ */
+static int load_image(const char *path, struct fdif_image *img)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *more;
+	ssize_t got;
+	int ret;
+
+	if (strcmp(path, "-"))
+		return fdif_image_load(path, img);
+	memset(img, 0, sizeof(*img));
+	for (;;) {
+		if (len == cap) {
+			if (cap == STDIN_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap = cap ? 2 * cap : 1u << 16;
+			more = realloc(buf, cap);
+			if (!more) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = more;
+		}
+		got = read(STDIN_FILENO, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			free(buf);
+			return ret;
+		}
+		if (!got)
+			break;
+		len += (size_t)got;
+	}
+	ret = fdif_image_load_mem(buf, len, img);
+	free(buf);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -231,6 +291,7 @@ int main(int argc, char **argv)
 		{ "lhit", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	struct fdif_face *faces;
@@ -286,6 +347,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			printf("fdif-detect (fdif) %s\n", FDIF_VERSION);
+			return 0;
 		default:
 			usage(stderr);
 			return 2;
@@ -298,6 +362,12 @@ bad:
 	}
 	if (optind == argc) {
 		usage(stderr);
+		return 2;
+	}
+	for (i = optind, k = 0; i < (unsigned int)argc; i++)
+		k += !strcmp(argv[i], "-");
+	if (k > 1) {
+		fprintf(stderr, "fdif-detect: - (standard input) can be read once only\n");
 		return 2;
 	}
 	if (draw && argc - optind != 1) {
@@ -351,7 +421,7 @@ bad:
 	for (i = optind; i < (unsigned int)argc; i++) {
 		struct fdif_image img;
 
-		ret = fdif_image_load(argv[i], &img);
+		ret = load_image(argv[i], &img);
 		if (!ret)
 			ret = fdif_detect_image(dev, &img, &p, faces, max, &n);
 		if (ret) {
