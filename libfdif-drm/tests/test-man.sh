@@ -21,7 +21,7 @@ for opt in $("$cli" --help | grep -o -- '^  --[a-z-]*' | sort -u); do
 	ok "documents $opt" sh -c 'printf "%s\n" "$1" | grep -q -- "$2"' sh "$text" "$opt"
 done
 ok has-version sh -c 'printf "%s\n" "$1" | grep -q "$2"' sh "$text" "$("$cli" --version | cut -d' ' -f3)"
-for sec in 'EXIT STATUS' 'JSON OUTPUT' 'ENVIRONMENT'; do
+for sec in 'EXIT STATUS' 'JSON OUTPUT' 'FACEDETECT MODE' 'ENVIRONMENT'; do
 	ok "section $sec" sh -c 'printf "%s\n" "$1" | grep -q "^$2"' sh "$text" "$sec"
 done
 ok installed-in-man1 sh -c 'meson introspect --installed "$1" | grep -q "share/man/man1/fdif-detect.1"' sh "$build"

@@ -7,13 +7,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <jpeglib.h>
 
 #include "fdif/fdif.h"
 
@@ -44,7 +47,9 @@ static void usage(FILE *out)
 		"                      the device's recommended one, 5 on OMAP4)\n"
 		"  --device PATH       the accel device (default: the first FDIF)\n"
 		"  --help              this text\n"
-		"  --version           the version\n\n"
+		"  --version           the version\n"
+		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
+		"                      facedetect(1) (first; also as fdif-facedetect)\n\n"
 		"Exit status: 0 if every image was processed, 1 if the device or an image\n"
 		"failed, 2 for bad options.\n");
 }
@@ -279,6 +284,283 @@ static int load_image(const char *path, struct fdif_image *img)
 	return ret;
 }
 
+/* --- the facedetect-compatible mode ---------------------------------- */
+
+/*
+ * fdif-detect --facedetect [OPTIONS] FILE (or fdif-detect run under the
+ * name fdif-facedetect or facedetect): the command line, output lines and
+ * exit status of Debian's facedetect(1), so that scripts written for it
+ * work: "x y w h" per face (-c: "x y", the centre), -q: exit 0 if a face
+ * was found, 2 if none; 1 for a file that cannot be loaded, 2 for a bad
+ * command line (argparse's usage and "PROG: error: ..." on stderr).
+ * The faces are the FDIF's, so the boxes differ from OpenCV's.
+ */
+static const char fd_usage[] =
+	"usage: %s [-h] [--biggest] [--best] [-c] [--data-dir DIRECTORY] [-q]\n"
+	"                  [-s FILE] [--search-threshold PERCENT] [-o OUTPUT] [-d]\n"
+	"                  file\n";
+
+static int fd_error(const char *prog, int status, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%.*s: error: ", (int)strcspn(prog, " "), prog);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return status;
+}
+
+static int fd_usage_error(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, fd_usage, prog);
+	return fd_error(prog, 2, fmt, arg);
+}
+
+static void fd_help(const char *prog)
+{
+	printf(fd_usage, prog);
+	printf("\nA simple face detector for batch processing (facedetect's command line,\n"
+	       "on the FDIF accelerator)\n\n"
+	       "positional arguments:\n"
+	       "  file                  Input image file (- for standard input)\n\n"
+	       "options:\n"
+	       "  -h, --help            show this help message and exit\n"
+	       "  --biggest             Extract only the biggest face\n"
+	       "  --best                Extract only the best matching face (the FDIF's most\n"
+	       "                        confident)\n"
+	       "  -c, --center          Print only the center coordinates\n"
+	       "  --data-dir DIRECTORY  OpenCV data files directory (accepted, not used)\n"
+	       "  -q, --query           Query only (exit 0: face detected, 2: no detection)\n"
+	       "  -s FILE, --search FILE\n"
+	       "                        Search for faces similar to the one supplied in FILE\n"
+	       "                        (not supported: exits 2)\n"
+	       "  --search-threshold PERCENT\n"
+	       "                        Face similarity threshold (default: 30%%)\n"
+	       "  -o OUTPUT, --output OUTPUT\n"
+	       "                        Image output file (PNG, or JPEG for .jpg and .jpeg)\n"
+	       "  -d, --debug           Add debugging metrics in the image output file\n"
+	       "                        (accepted, not used)\n");
+}
+
+/* A face as facedetect prints it: an integer box inside the picture. */
+struct fd_rect {
+	long x, y, w, h;
+};
+
+static long clampl(long v, long lo, long hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static struct fd_rect fd_rect(const struct fdif_face *f, const struct fdif_image *img)
+{
+	long x0 = lround(f->x - f->width / 2), y0 = lround(f->y - f->height / 2);
+	long x1 = lround(f->x + f->width / 2), y1 = lround(f->y + f->height / 2);
+	struct fd_rect r;
+
+	x0 = clampl(x0, 0, (long)img->width - 1);
+	y0 = clampl(y0, 0, (long)img->height - 1);
+	x1 = clampl(x1, x0 + 1, (long)img->width);
+	y1 = clampl(y1, y0 + 1, (long)img->height);
+	r.x = x0;
+	r.y = y0;
+	r.w = x1 - x0;
+	r.h = y1 - y0;
+	return r;
+}
+
+/* -o: the picture with the faces outlined, PNG or (by its name) JPEG */
+static int fd_save(const char *path, const struct fdif_image *rgb)
+{
+	const char *dot = strrchr(path, '.');
+	struct jpeg_compress_struct c;
+	struct jpeg_error_mgr err;
+	unsigned int y;
+	FILE *f;
+
+	if (!dot || (strcasecmp(dot, ".jpg") && strcasecmp(dot, ".jpeg")))
+		return fdif_image_save_png(path, rgb);
+	f = fopen(path, "wbe");
+	if (!f)
+		return -errno;
+	c.err = jpeg_std_error(&err);	/* exits on an error: only our own pixels */
+	jpeg_create_compress(&c);
+	jpeg_stdio_dest(&c, f);
+	c.image_width = rgb->width;
+	c.image_height = rgb->height;
+	c.input_components = 3;
+	c.in_color_space = JCS_RGB;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, 95, TRUE);
+	jpeg_start_compress(&c, TRUE);
+	for (y = 0; y < rgb->height; y++) {
+		JSAMPROW row = rgb->pixels + (size_t)y * rgb->stride;
+
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	return fclose(f) ? -EIO : 0;
+}
+
+static int facedetect_main(int argc, char **argv, const char *prog)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "biggest", no_argument, NULL, 'B' },
+		{ "best", no_argument, NULL, 'b' },
+		{ "center", no_argument, NULL, 'c' },
+		{ "data-dir", required_argument, NULL, 'D' },
+		{ "query", no_argument, NULL, 'q' },
+		{ "search", required_argument, NULL, 's' },
+		{ "search-threshold", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ 0 },
+	};
+	int biggest = 0, best = 0, center = 0, query = 0, c, ret;
+	const char *search = NULL, *output = NULL, *file;
+	unsigned int n, i, pick, max;
+	struct fdif_face *faces;
+	struct fdif_device *dev;
+	struct fdif_image img;
+	struct fdif_params p;
+	struct fdif_caps caps;
+	char opt[3] = "-?";
+
+	opterr = 0;	/* argparse's messages, below */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hcqs:o:d", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fd_help(prog);
+			return 0;
+		case 'B':
+			biggest = 1;
+			break;
+		case 'b':
+			best = 1;
+			break;
+		case 'c':
+			center = 1;
+			break;
+		case 'q':
+			query = 1;
+			break;
+		case 's':
+			search = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			(void)strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end)
+				return fd_usage_error(prog,
+					"argument --search-threshold: invalid int value: '%s'", optarg);
+			break;
+		}
+		case 'D':	/* OpenCV's cascades: nothing to load here */
+		case 'd':	/* metrics drawn into -o's picture: none here */
+			break;
+		case ':':	/* the option as it was given */
+			return fd_usage_error(prog, "argument %s: expected one argument",
+					      argv[optind - 1]);
+		default:
+			if (optopt) {
+				opt[1] = (char)optopt;
+				return fd_usage_error(prog, "unrecognized arguments: %s", opt);
+			}
+			return fd_usage_error(prog, "unrecognized arguments: %s", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return fd_usage_error(prog, "the following arguments are required: %s", "file");
+	if (argc - optind > 1)
+		return fd_usage_error(prog, "unrecognized arguments: %s", argv[optind + 1]);
+	file = argv[optind];
+	if (search)
+		return fd_usage_error(prog, "argument -s/--search: %s",
+				      "not supported on the FDIF (it finds faces, it does not compare them)");
+
+	ret = load_image(file, &img);
+	if (ret)
+		return fd_error(prog, 1, "cannot load input image %s", file);
+	ret = fdif_open(&dev);
+	if (!ret) {
+		ret = fdif_query_caps(dev, &caps);
+		if (ret)
+			fdif_close(dev);
+	}
+	if (ret) {
+		const char *dir = getenv("FDIF_ACCEL_DIR");
+
+		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
+			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
+		fdif_image_free(&img);
+		return 1;
+	}
+	max = caps.max_objects ? caps.max_objects : 1;
+	faces = calloc(max, sizeof(*faces));
+	fdif_params_init(&p);
+	ret = faces ? fdif_detect_image(dev, &img, &p, faces, max, &n) : -ENOMEM;
+	fdif_close(dev);
+	if (ret) {
+		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog, file,
+			fdif_strerror(ret));
+		free(faces);
+		fdif_image_free(&img);
+		return 1;
+	}
+	if (query) {
+		free(faces);
+		fdif_image_free(&img);
+		return n ? 0 : 2;
+	}
+
+	/* --biggest: the largest box; --best: the most confident (faces[0]) */
+	pick = 0;
+	for (i = 1; biggest && i < n; i++)
+		if (faces[i].width * faces[i].height > faces[pick].width * faces[pick].height)
+			pick = i;
+	if (output) {
+		struct fdif_image rgb;
+
+		ret = fdif_image_to_rgb(&img, &rgb);
+		for (i = 0; !ret && i < n; i++) {
+			int hi = (best || biggest) && i == pick;
+
+			fdif_image_draw_square(&rgb, faces[i].x, faces[i].y, faces[i].width,
+					       255, 255, hi ? 0 : 255);
+		}
+		if (!ret)
+			ret = fd_save(output, &rgb);
+		fdif_image_free(&rgb);
+		if (ret) {
+			fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
+				output, fdif_strerror(ret));
+			free(faces);
+			fdif_image_free(&img);
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct fd_rect r;
+
+		if ((best || biggest) && i != pick)
+			continue;
+		r = fd_rect(&faces[i], &img);
+		if (center)
+			printf("%ld %ld\n", r.x + r.w / 2, r.y + r.h / 2);
+		else
+			printf("%ld %ld %ld %ld\n", r.x, r.y, r.w, r.h);
+	}
+	free(faces);
+	fdif_image_free(&img);
+	return fflush(stdout) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -302,6 +584,15 @@ int main(int argc, char **argv)
 	struct fdif_caps caps;
 	int json = 0, c, li = 0, ret, status = 0;
 
+	{
+		const char *base = strrchr(argv[0], '/');
+
+		base = base ? base + 1 : argv[0];
+		if (!strcmp(base, "fdif-facedetect") || !strcmp(base, "facedetect"))
+			return facedetect_main(argc, argv, base);
+		if (argc > 1 && !strcmp(argv[1], "--facedetect"))
+			return facedetect_main(argc - 1, argv + 1, "fdif-detect --facedetect");
+	}
 	fdif_params_init(&p);
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		char extra;
