@@ -78,6 +78,6 @@ check bad-lhit 2 "invalid value '12' for --lhit: the device takes 0..9" fdif-det
 check bad-threshold 2 'invalid value' fdif-detect --threshold 1001 /data/astronaut.png
 check bad-roi 2 'invalid value' fdif-detect --roi 1,2,3 /data/astronaut.png
 check draw-two-images 2 'exactly one IMAGE' fdif-detect --draw $T/x.png /data/astronaut.png /data/hopper.pgm
-check no-image 2 'usage' fdif-detect
+check no-image 2 '^Usage: fdif-detect' fdif-detect
 echo "1..$n"
 exit $fail

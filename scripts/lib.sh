@@ -164,7 +164,8 @@ apply_patches() {
 # Packages the host build (detector, library) and the detector's fixtures need.
 FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 	opencv-data libdrm-dev libpng-dev libjpeg-dev python3 python3-numpy
-	python3-pil python3-skimage python-matplotlib-data facedetect)
+	python3-pil python3-skimage python-matplotlib-data facedetect libjson-c-dev
+	help2man groff-base)
 
 # What only the tests need: the OpenCV reference, sparse for the driver.
 FDIF_TEST_PKGS=(libopencv-dev g++ sparse)

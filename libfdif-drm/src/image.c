@@ -294,10 +294,25 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 	return 0;
 }
 
-int fdif_image_load(const char *path, struct fdif_image *img)
+/* A picture from a stream (a file or fmemopen()ed memory) by its magic. */
+static int load_stream(FILE *f, struct fdif_image *img)
 {
 	unsigned char magic[8] = { 0 };
 	size_t n;
+
+	n = fread(magic, 1, sizeof(magic), f);
+	rewind(f);
+	if (n >= 2 && magic[0] == 'P' && (magic[1] == '5' || magic[1] == '6'))
+		return load_pnm(f, img);
+	if (n == 8 && !png_sig_cmp(magic, 0, 8))
+		return load_png(f, img);
+	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
+		return load_jpeg(f, img);
+	return n ? -ENOTSUP : -EBADMSG;
+}
+
+int fdif_image_load(const char *path, struct fdif_image *img)
+{
 	FILE *f;
 	int ret;
 
@@ -305,16 +320,27 @@ int fdif_image_load(const char *path, struct fdif_image *img)
 	f = fopen(path, "rbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
-	n = fread(magic, 1, sizeof(magic), f);
-	rewind(f);
-	if (n >= 2 && magic[0] == 'P' && (magic[1] == '5' || magic[1] == '6'))
-		ret = load_pnm(f, img);
-	else if (n == 8 && !png_sig_cmp(magic, 0, 8))
-		ret = load_png(f, img);
-	else if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
-		ret = load_jpeg(f, img);
-	else
-		ret = n ? -ENOTSUP : -EBADMSG;
+	ret = load_stream(f, img);
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The same decoders, the same limits, on bytes in memory: glibc's
+ * fmemopen() gives them a stream that reads @data (never written).
+ */
+int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
+{
+	FILE *f;
+	int ret;
+
+	memset(img, 0, sizeof(*img));
+	if (!size)
+		return -EBADMSG;	/* as an empty file */
+	f = fmemopen((void *)data, size, "rb");
+	if (!f)
+		return -errno;
+	ret = load_stream(f, img);
 	fclose(f);
 	return ret;
 }

@@ -32,7 +32,7 @@ sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 step compile-with-pkg-config sh -c "cc -std=c11 -Wall -Werror -o '$tmp/faces' \
 	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-drm)"
-lib=$(dirname "$(find "$tmp/root" -name 'libfdif-drm.so.0' | head -1)")
+lib=$(dirname "$(find "$tmp/root" -name 'libfdif-drm.so' | head -1)")
 mkdir -p "$tmp/accel"
 n=$((n + 1))
 out=$(LD_LIBRARY_PATH="$lib" FDIF_ACCEL_DIR="$tmp/accel" "$tmp/faces" "$src/README.md" 2>&1)

@@ -19,9 +19,11 @@ check() { # NAME WANT PATTERN CMD...
 	fi
 }
 mkdir "$tmp/accel"
-check help 0 'usage' "$cli" --help
-check no-image 2 'usage' "$cli"
-check bad-option 2 'usage' "$cli" --frobnicate x.png
+check help 0 '^Usage: fdif-detect' "$cli" --help
+check no-image 2 '^Usage: fdif-detect' "$cli"
+check version 0 '^fdif-detect (fdif) [0-9][0-9.]*$' "$cli" --version
+check stdin-twice 2 'standard input) can be read once only' "$cli" - -
+check bad-option 2 '^Usage: fdif-detect' "$cli" --frobnicate x.png
 check bad-lhit 2 "invalid value 'x' for --lhit" "$cli" --lhit x x.png
 check bad-min-size 2 "invalid value '-20' for --min-size" "$cli" --min-size -20 x.png
 check no-device 1 'no FDIF device' env FDIF_ACCEL_DIR="$tmp/accel" "$cli" x.png

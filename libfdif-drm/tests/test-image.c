@@ -184,6 +184,73 @@ static void test_bad_files(void)
 	g_free(a.pixels);
 }
 
+static void jpeg_claiming(const char *src, const char *dst, unsigned int w,
+			  unsigned int h);
+
+/* a file loaded from memory: what fdif_image_load() gives for the file */
+static int load_mem_of(const char *path, struct fdif_image *img)
+{
+	g_autofree char *data = NULL;
+	gsize len;
+
+	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+	return fdif_image_load_mem(data, len, img);
+}
+
+static void check_same_as_file(const char *path)
+{
+	struct fdif_image a, b;
+
+	g_assert_cmpint(fdif_image_load(path, &a), ==, 0);
+	g_assert_cmpint(load_mem_of(path, &b), ==, 0);
+	g_assert_cmpuint(a.width, ==, b.width);
+	g_assert_cmpuint(a.height, ==, b.height);
+	g_assert_cmpuint(a.channels, ==, b.channels);
+	g_assert_cmpuint(a.stride, ==, b.stride);
+	g_assert_cmpmem(a.pixels, (size_t)a.stride * a.height, b.pixels,
+			(size_t)b.stride * b.height);
+	fdif_image_free(&a);
+	fdif_image_free(&b);
+}
+
+/* fdif_image_load_mem(): every format, every error, as from a file */
+static void test_load_mem(void)
+{
+	static const char pgm[] = "P5\n# a comment\n3 2\n255\n\x01\x02\x03\x04\x05\x06";
+	g_autofree char *png = tmp("m.png"), *jpg = tmp("m.jpg"), *pjpg = tmp("mp.jpg");
+	g_autofree char *pnm = tmp("m.pgm"), *cut = tmp("mcut.png"), *bomb = tmp("mbomb.jpg");
+	struct fdif_image a, b;
+	char *data;
+	gsize len;
+
+	make_image(&a, 41, 29, 3);
+	g_assert_cmpint(fdif_image_save_png(png, &a), ==, 0);
+	save_jpeg(jpg, &a);
+	save_jpeg_as(pjpg, &a, 1);
+	write_file(pnm, pgm, sizeof(pgm) - 1);
+	check_same_as_file(png);
+	check_same_as_file(jpg);
+	check_same_as_file(pjpg);
+	check_same_as_file(pnm);
+
+	g_assert_true(g_file_get_contents(png, &data, &len, NULL));
+	write_file(cut, data, len / 2);
+	g_assert_cmpint(fdif_image_load_mem(data, len / 2, &b), ==, -EBADMSG);
+	g_assert_null(b.pixels);
+	g_free(data);
+	g_assert_cmpint(load_mem_of(cut, &b), ==, fdif_image_load(cut, &b));
+	g_assert_cmpint(fdif_image_load_mem("GIF89a....", 10, &b), ==, -ENOTSUP);
+	g_assert_cmpint(fdif_image_load_mem("", 0, &b), ==, -EBADMSG);
+	g_assert_cmpint(fdif_image_load_mem(NULL, 0, &b), ==, -EBADMSG);
+	g_assert_cmpint(fdif_image_load_mem("P5 1 1 65535\n\0\0", 15, &b), ==, -ENOTSUP);
+
+	/* a bomb is refused at its header from memory too */
+	jpeg_claiming(pjpg, bomb, 20000, 20000);
+	g_assert_cmpint(load_mem_of(bomb, &b), ==, -EFBIG);
+	g_assert_null(b.pixels);
+	g_free(a.pixels);
+}
+
 static void test_gray(void)
 {
 	struct fdif_image rgb, gray;
@@ -584,6 +651,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/pnm", test_pnm);
 	g_test_add_func("/libfdif/image/jpeg", test_jpeg);
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
+	g_test_add_func("/libfdif/image/load-mem", test_load_mem);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
 	g_test_add_func("/libfdif/image/cloexec", test_cloexec);

@@ -7,20 +7,35 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <jpeglib.h>
 
 #include "fdif/fdif.h"
 
 static const char *const dir_names[] = { "up", "right", "left", "all" };
 static const char *const class_names[] = { "face" };
 
+#ifndef FDIF_VERSION
+#define FDIF_VERSION "unknown"
+#endif
+
+/* the largest picture file read from standard input */
+#define STDIN_MAX	(256u << 20)
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fdif-detect [options] IMAGE...\n"
-		"Find faces in PGM, PPM, PNG or JPEG images on the FDIF accelerator.\n\n"
+		"Usage: fdif-detect [OPTION]... IMAGE...\n"
+		"Find faces in PGM, PPM, PNG or JPEG images on the FDIF accelerator.\n"
+		"An IMAGE of - is a picture read from standard input.\n\n"
 		"  --json              print JSON instead of text\n"
 		"  --draw OUT.png      write the image with the faces outlined (one IMAGE)\n"
 		"  --min-size N        smallest face, in device frame pixels (OMAP4: 320x240\n"
@@ -31,7 +46,12 @@ static void usage(FILE *out)
 		"  --lhit N            the device's likelihood threshold (OMAP4: 0..9; default:\n"
 		"                      the device's recommended one, 5 on OMAP4)\n"
 		"  --device PATH       the accel device (default: the first FDIF)\n"
-		"  --help              this text\n");
+		"  --help              this text\n"
+		"  --version           the version\n"
+		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
+		"                      facedetect(1) (first; also as fdif-facedetect)\n\n"
+		"Exit status: 0 if every image was processed, 1 if the device or an image\n"
+		"failed, 2 for bad options.\n");
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned int *out)
@@ -47,32 +67,137 @@ static int parse_uint(const char *s, unsigned long max, unsigned int *out)
 	return 0;
 }
 
-static void print_json_string(const char *s)
+/*
+ * The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if there is
+ * none.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
 	}
-	putchar('"');
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
 }
 
-static void print_class(unsigned int c)
+/*
+ * A file name in JSON: "image" is the name as text, valid UTF-8 with each
+ * byte that is not U+FFFD (the replacement character); when the name is
+ * not UTF-8, "image_bytes" holds its bytes in hex too, so that a script
+ * can still name the file. (json-c escapes quotes, backslashes and control
+ * characters but copies other bytes as they are: invalid JSON text.)
+ */
+static void json_add_name(json_object *o, const char *path)
 {
-	if (c < sizeof(class_names) / sizeof(class_names[0]))
-		printf("\"%s\"", class_names[c]);
-	else
-		printf("\"class-%u\"", c);
+	const unsigned char *p = (const unsigned char *)path;
+	size_t len = strlen(path), i, n;
+	char *text = malloc(3 * len + 1), *t = text, *hex;
+	int valid = 1;
+
+	if (!text)
+		abort();
+	for (i = 0; i < len; i += n) {
+		n = utf8_len(p + i);
+		if (n) {
+			memcpy(t, p + i, n);
+			t += n;
+		} else {
+			memcpy(t, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			t += 3;
+			n = 1;
+			valid = 0;
+		}
+	}
+	*t = 0;
+	json_object_object_add(o, "image", json_object_new_string(text));
+	free(text);
+	if (valid)
+		return;
+	hex = malloc(2 * len + 1);
+	if (!hex)
+		abort();
+	for (i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", p[i]);
+	json_object_object_add(o, "image_bytes", json_object_new_string(hex));
+	free(hex);
+}
+
+/* a number with one decimal, as fdif-detect has always printed them */
+static json_object *json_1f(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.1f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+/* errno's name (ENOENT), or its number where the C library has none */
+static const char *errno_name(int err, char *buf, size_t size)
+{
+	const char *name;
+
+	if (err == ENOTSUP)
+		return "ENOTSUP";	/* the library's word (Linux: = EOPNOTSUPP) */
+	name = strerrorname_np(err);
+	if (name)
+		return name;
+	snprintf(buf, size, "%d", err);
+	return buf;
+}
+
+/* One image's entry in the JSON array, printed as soon as it is done. */
+static void json_print_entry(json_object *o, int first)
+{
+	printf("%s  %s", first ? "\n" : ",\n",
+	       json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	fflush(stdout);
+}
+
+/* an image that could not be loaded or searched: its error, -errno */
+static void print_error(const char *path, int err, int json, int first)
+{
+	json_object *o, *e;
+	char buf[16];
+
+	fprintf(stderr, "fdif-detect: %s: %s\n", path, fdif_strerror(err));
+	if (!json)
+		return;
+	o = json_object_new_object();
+	e = json_object_new_object();
+	json_add_name(o, path);
+	json_object_object_add(e, "message", json_object_new_string(fdif_strerror(err)));
+	json_object_object_add(e, "errno",
+			       json_object_new_string(errno_name(-err, buf, sizeof(buf))));
+	json_object_object_add(o, "error", e);
+	json_print_entry(o, first);
 }
 
 static void print_faces(const char *path, const struct fdif_image *img,
 			const struct fdif_face *f, unsigned int n, int json, int first)
 {
+	json_object *o, *faces;
 	unsigned int i;
+	char buf[32];
 
 	if (!json) {
 		printf("%s: %u face%s (%ux%u)\n", path, n, n == 1 ? "" : "s",
@@ -83,22 +208,358 @@ static void print_faces(const char *path, const struct fdif_image *img,
 			       f[i].angle, dir_names[f[i].direction]);
 		return;
 	}
-	printf("%s\n  {\"image\": ", first ? "" : ",");
-	print_json_string(path);
-	printf(", \"width\": %u, \"height\": %u, \"faces\": [", img->width, img->height);
+	o = json_object_new_object();
+	json_add_name(o, path);
+	json_object_object_add(o, "width", json_object_new_int64(img->width));
+	json_object_object_add(o, "height", json_object_new_int64(img->height));
+	faces = json_object_new_array();
 	for (i = 0; i < n; i++) {
-		printf("%s\n    {\"x\": %.1f, \"y\": %.1f, \"size\": %.1f, \"confidence\": %u, "
-		       "\"raw_confidence\": %u, \"angle\": %u, \"direction\": \"%s\", "
-		       "\"width\": %.1f, \"height\": %.1f, \"class\": ",
-		       i ? "," : "", f[i].x, f[i].y, f[i].size, f[i].confidence,
-		       f[i].raw_confidence, f[i].angle, dir_names[f[i].direction],
-		       f[i].width, f[i].height);
-		print_class(f[i].object_class);
-		putchar('}');
+		json_object *face = json_object_new_object();
+
+		json_object_object_add(face, "x", json_1f(f[i].x));
+		json_object_object_add(face, "y", json_1f(f[i].y));
+		json_object_object_add(face, "size", json_1f(f[i].size));
+		json_object_object_add(face, "confidence", json_object_new_int64(f[i].confidence));
+		json_object_object_add(face, "raw_confidence",
+				       json_object_new_int64(f[i].raw_confidence));
+		json_object_object_add(face, "angle", json_object_new_int64(f[i].angle));
+		json_object_object_add(face, "direction",
+				       json_object_new_string(dir_names[f[i].direction]));
+		json_object_object_add(face, "width", json_1f(f[i].width));
+		json_object_object_add(face, "height", json_1f(f[i].height));
+		if (f[i].object_class < sizeof(class_names) / sizeof(class_names[0]))
+			snprintf(buf, sizeof(buf), "%s", class_names[f[i].object_class]);
+		else
+			snprintf(buf, sizeof(buf), "class-%u", f[i].object_class);
+		json_object_object_add(face, "class", json_object_new_string(buf));
+		json_object_array_add(faces, face);
 	}
-	printf("%s]}", n ? "\n  " : "");
+	json_object_object_add(o, "faces", faces);
+	json_print_entry(o, first);
 }
 
+
+/*
+ * IMAGE, or with "-" the picture on standard input (whatever the loader
+ * takes: it is read whole, then decoded from memory).
+ */
+static int load_image(const char *path, struct fdif_image *img)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *more;
+	ssize_t got;
+	int ret;
+
+	if (strcmp(path, "-"))
+		return fdif_image_load(path, img);
+	memset(img, 0, sizeof(*img));
+	for (;;) {
+		if (len == cap) {
+			if (cap == STDIN_MAX) {
+				free(buf);
+				return -EFBIG;
+			}
+			cap = cap ? 2 * cap : 1u << 16;
+			more = realloc(buf, cap);
+			if (!more) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = more;
+		}
+		got = read(STDIN_FILENO, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ret = -errno;
+			free(buf);
+			return ret;
+		}
+		if (!got)
+			break;
+		len += (size_t)got;
+	}
+	ret = fdif_image_load_mem(buf, len, img);
+	free(buf);
+	return ret;
+}
+
+/* --- the facedetect-compatible mode ---------------------------------- */
+
+/*
+ * fdif-detect --facedetect [OPTIONS] FILE (or fdif-detect run under the
+ * name fdif-facedetect or facedetect): the command line, output lines and
+ * exit status of Debian's facedetect(1), so that scripts written for it
+ * work: "x y w h" per face (-c: "x y", the centre), -q: exit 0 if a face
+ * was found, 2 if none; 1 for a file that cannot be loaded, 2 for a bad
+ * command line (argparse's usage and "PROG: error: ..." on stderr).
+ * The faces are the FDIF's, so the boxes differ from OpenCV's.
+ */
+static const char fd_usage[] =
+	"usage: %s [-h] [--biggest] [--best] [-c] [--data-dir DIRECTORY] [-q]\n"
+	"                  [-s FILE] [--search-threshold PERCENT] [-o OUTPUT] [-d]\n"
+	"                  file\n";
+
+static int fd_error(const char *prog, int status, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%.*s: error: ", (int)strcspn(prog, " "), prog);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return status;
+}
+
+static int fd_usage_error(const char *prog, const char *fmt, const char *arg)
+{
+	fprintf(stderr, fd_usage, prog);
+	return fd_error(prog, 2, fmt, arg);
+}
+
+static void fd_help(const char *prog)
+{
+	printf(fd_usage, prog);
+	printf("\nA simple face detector for batch processing (facedetect's command line,\n"
+	       "on the FDIF accelerator)\n\n"
+	       "positional arguments:\n"
+	       "  file                  Input image file (- for standard input)\n\n"
+	       "options:\n"
+	       "  -h, --help            show this help message and exit\n"
+	       "  --biggest             Extract only the biggest face\n"
+	       "  --best                Extract only the best matching face (the FDIF's most\n"
+	       "                        confident)\n"
+	       "  -c, --center          Print only the center coordinates\n"
+	       "  --data-dir DIRECTORY  OpenCV data files directory (accepted, not used)\n"
+	       "  -q, --query           Query only (exit 0: face detected, 2: no detection)\n"
+	       "  -s FILE, --search FILE\n"
+	       "                        Search for faces similar to the one supplied in FILE\n"
+	       "                        (not supported: exits 2)\n"
+	       "  --search-threshold PERCENT\n"
+	       "                        Face similarity threshold (default: 30%%)\n"
+	       "  -o OUTPUT, --output OUTPUT\n"
+	       "                        Image output file (PNG, or JPEG for .jpg and .jpeg)\n"
+	       "  -d, --debug           Add debugging metrics in the image output file\n"
+	       "                        (accepted, not used)\n");
+}
+
+/* A face as facedetect prints it: an integer box inside the picture. */
+struct fd_rect {
+	long x, y, w, h;
+};
+
+static long clampl(long v, long lo, long hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static struct fd_rect fd_rect(const struct fdif_face *f, const struct fdif_image *img)
+{
+	long x0 = lround(f->x - f->width / 2), y0 = lround(f->y - f->height / 2);
+	long x1 = lround(f->x + f->width / 2), y1 = lround(f->y + f->height / 2);
+	struct fd_rect r;
+
+	x0 = clampl(x0, 0, (long)img->width - 1);
+	y0 = clampl(y0, 0, (long)img->height - 1);
+	x1 = clampl(x1, x0 + 1, (long)img->width);
+	y1 = clampl(y1, y0 + 1, (long)img->height);
+	r.x = x0;
+	r.y = y0;
+	r.w = x1 - x0;
+	r.h = y1 - y0;
+	return r;
+}
+
+/* -o: the picture with the faces outlined, PNG or (by its name) JPEG */
+static int fd_save(const char *path, const struct fdif_image *rgb)
+{
+	const char *dot = strrchr(path, '.');
+	struct jpeg_compress_struct c;
+	struct jpeg_error_mgr err;
+	unsigned int y;
+	FILE *f;
+
+	if (!dot || (strcasecmp(dot, ".jpg") && strcasecmp(dot, ".jpeg")))
+		return fdif_image_save_png(path, rgb);
+	f = fopen(path, "wbe");
+	if (!f)
+		return -errno;
+	c.err = jpeg_std_error(&err);	/* exits on an error: only our own pixels */
+	jpeg_create_compress(&c);
+	jpeg_stdio_dest(&c, f);
+	c.image_width = rgb->width;
+	c.image_height = rgb->height;
+	c.input_components = 3;
+	c.in_color_space = JCS_RGB;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, 95, TRUE);
+	jpeg_start_compress(&c, TRUE);
+	for (y = 0; y < rgb->height; y++) {
+		JSAMPROW row = rgb->pixels + (size_t)y * rgb->stride;
+
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	return fclose(f) ? -EIO : 0;
+}
+
+static int facedetect_main(int argc, char **argv, const char *prog)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "biggest", no_argument, NULL, 'B' },
+		{ "best", no_argument, NULL, 'b' },
+		{ "center", no_argument, NULL, 'c' },
+		{ "data-dir", required_argument, NULL, 'D' },
+		{ "query", no_argument, NULL, 'q' },
+		{ "search", required_argument, NULL, 's' },
+		{ "search-threshold", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ 0 },
+	};
+	int biggest = 0, best = 0, center = 0, query = 0, c, ret;
+	const char *search = NULL, *output = NULL, *file;
+	unsigned int n, i, pick, max;
+	struct fdif_face *faces;
+	struct fdif_device *dev;
+	struct fdif_image img;
+	struct fdif_params p;
+	struct fdif_caps caps;
+	char opt[3] = "-?";
+
+	opterr = 0;	/* argparse's messages, below */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hcqs:o:d", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fd_help(prog);
+			return 0;
+		case 'B':
+			biggest = 1;
+			break;
+		case 'b':
+			best = 1;
+			break;
+		case 'c':
+			center = 1;
+			break;
+		case 'q':
+			query = 1;
+			break;
+		case 's':
+			search = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'T': {
+			char *end;
+
+			errno = 0;
+			(void)strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end)
+				return fd_usage_error(prog,
+					"argument --search-threshold: invalid int value: '%s'", optarg);
+			break;
+		}
+		case 'D':	/* OpenCV's cascades: nothing to load here */
+		case 'd':	/* metrics drawn into -o's picture: none here */
+			break;
+		case ':':	/* the option as it was given */
+			return fd_usage_error(prog, "argument %s: expected one argument",
+					      argv[optind - 1]);
+		default:
+			if (optopt) {
+				opt[1] = (char)optopt;
+				return fd_usage_error(prog, "unrecognized arguments: %s", opt);
+			}
+			return fd_usage_error(prog, "unrecognized arguments: %s", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return fd_usage_error(prog, "the following arguments are required: %s", "file");
+	if (argc - optind > 1)
+		return fd_usage_error(prog, "unrecognized arguments: %s", argv[optind + 1]);
+	file = argv[optind];
+	if (search)
+		return fd_usage_error(prog, "argument -s/--search: %s",
+				      "not supported on the FDIF (it finds faces, it does not compare them)");
+
+	ret = load_image(file, &img);
+	if (ret)
+		return fd_error(prog, 1, "cannot load input image %s", file);
+	ret = fdif_open(&dev);
+	if (!ret) {
+		ret = fdif_query_caps(dev, &caps);
+		if (ret)
+			fdif_close(dev);
+	}
+	if (ret) {
+		const char *dir = getenv("FDIF_ACCEL_DIR");
+
+		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
+			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
+		fdif_image_free(&img);
+		return 1;
+	}
+	max = caps.max_objects ? caps.max_objects : 1;
+	faces = calloc(max, sizeof(*faces));
+	fdif_params_init(&p);
+	ret = faces ? fdif_detect_image(dev, &img, &p, faces, max, &n) : -ENOMEM;
+	fdif_close(dev);
+	if (ret) {
+		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog, file,
+			fdif_strerror(ret));
+		free(faces);
+		fdif_image_free(&img);
+		return 1;
+	}
+	if (query) {
+		free(faces);
+		fdif_image_free(&img);
+		return n ? 0 : 2;
+	}
+
+	/* --biggest: the largest box; --best: the most confident (faces[0]) */
+	pick = 0;
+	for (i = 1; biggest && i < n; i++)
+		if (faces[i].width * faces[i].height > faces[pick].width * faces[pick].height)
+			pick = i;
+	if (output) {
+		struct fdif_image rgb;
+
+		ret = fdif_image_to_rgb(&img, &rgb);
+		for (i = 0; !ret && i < n; i++) {
+			int hi = (best || biggest) && i == pick;
+
+			fdif_image_draw_square(&rgb, faces[i].x, faces[i].y, faces[i].width,
+					       255, 255, hi ? 0 : 255);
+		}
+		if (!ret)
+			ret = fd_save(output, &rgb);
+		fdif_image_free(&rgb);
+		if (ret) {
+			fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
+				output, fdif_strerror(ret));
+			free(faces);
+			fdif_image_free(&img);
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		struct fd_rect r;
+
+		if ((best || biggest) && i != pick)
+			continue;
+		r = fd_rect(&faces[i], &img);
+		if (center)
+			printf("%ld %ld\n", r.x + r.w / 2, r.y + r.h / 2);
+		else
+			printf("%ld %ld %ld %ld\n", r.x, r.y, r.w, r.h);
+	}
+	free(faces);
+	fdif_image_free(&img);
+	return fflush(stdout) ? 1 : 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -112,6 +573,7 @@ int main(int argc, char **argv)
 		{ "lhit", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	struct fdif_face *faces;
@@ -122,6 +584,15 @@ int main(int argc, char **argv)
 	struct fdif_caps caps;
 	int json = 0, c, li = 0, ret, status = 0;
 
+	{
+		const char *base = strrchr(argv[0], '/');
+
+		base = base ? base + 1 : argv[0];
+		if (!strcmp(base, "fdif-facedetect") || !strcmp(base, "facedetect"))
+			return facedetect_main(argc, argv, base);
+		if (argc > 1 && !strcmp(argv[1], "--facedetect"))
+			return facedetect_main(argc - 1, argv + 1, "fdif-detect --facedetect");
+	}
 	fdif_params_init(&p);
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		char extra;
@@ -167,6 +638,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			printf("fdif-detect (fdif) %s\n", FDIF_VERSION);
+			return 0;
 		default:
 			usage(stderr);
 			return 2;
@@ -179,6 +653,12 @@ bad:
 	}
 	if (optind == argc) {
 		usage(stderr);
+		return 2;
+	}
+	for (i = optind, k = 0; i < (unsigned int)argc; i++)
+		k += !strcmp(argv[i], "-");
+	if (k > 1) {
+		fprintf(stderr, "fdif-detect: - (standard input) can be read once only\n");
 		return 2;
 	}
 	if (draw && argc - optind != 1) {
@@ -232,11 +712,11 @@ bad:
 	for (i = optind; i < (unsigned int)argc; i++) {
 		struct fdif_image img;
 
-		ret = fdif_image_load(argv[i], &img);
+		ret = load_image(argv[i], &img);
 		if (!ret)
 			ret = fdif_detect_image(dev, &img, &p, faces, max, &n);
 		if (ret) {
-			fprintf(stderr, "fdif-detect: %s: %s\n", argv[i], fdif_strerror(ret));
+			print_error(argv[i], ret, json, !printed++);
 			fdif_image_free(&img);
 			status = 1;
 			continue;
@@ -263,7 +743,7 @@ bad:
 		fdif_image_free(&img);
 	}
 	if (json)
-		printf("\n]\n");
+		printf("\n]\n");	/* every image has its entry: never empty */
 	free(faces);
 	fdif_close(dev);
 	return status;

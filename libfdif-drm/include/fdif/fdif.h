@@ -336,6 +336,13 @@ struct fdif_image {
  * progressive one of more than about 170 Mpixel 4:2:0).
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
+/**
+ * fdif_image_load_mem() - decode a picture held in memory (@size bytes at
+ * @data, a whole file's contents: from a pipe, a socket, a camera app's
+ * buffer), with the same formats, limits and errors as fdif_image_load().
+ * @data is only read, and may be freed once this returns.
+ */
+int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img);
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
 void fdif_image_free(struct fdif_image *img);
 /** fdif_image_to_gray() - BT.601 luma of @src as a new 1-channel image */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fake fdif kernel for the host tests (mock-kernel.c): drmIoctl(),
+ * drmGetVersion() and drmPrimeFDToHandle() answering as the fdif uAPI's
+ * contract says the OMAP4 generation does. Linked into the device tests
+ * (test-device-mock.c) in place of libdrm's, and preloaded under
+ * fdif-detect (mock-preload.c) so the CLI runs on a host.
+ */
+#ifndef FDIF_MOCK_KERNEL_H
+#define FDIF_MOCK_KERNEL_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fdif_accel.h"
+
+#define PAGE		4096
+#define MAX_BOS		256
+#define RESULT_SIZE(hs, os)	((hs) + 35 * (os))
+
+struct fake_face {
+	int cx, cy;
+	unsigned int size, angle, direction, confidence, raw;
+	uint32_t fields;
+};
+
+struct mock_kernel {
+	int fd;				/* the device: a file holding the BOs */
+	size_t used;
+	struct {
+		size_t off, size;
+		int live, imported;
+		dev_t st_dev;		/* imported: the dma-buf (a file) */
+		ino_t st_ino;
+	} bo[MAX_BOS];
+	uint32_t extra;			/* bytes a later kernel appends */
+	int old_uapi;			/* a kernel with GET_PARAM at 0x00 */
+	int busy;			/* jobs never finish */
+	int32_t status;			/* the next results' status */
+	uint64_t seqno;
+	uint32_t syncobjs;
+	struct drm_fdif_job jobs[16];	/* the last submission */
+	unsigned int job_count, submits, prime_imports;
+	int64_t wait_deadline;
+	struct fake_face faces[4];
+	unsigned int nfaces;
+	int (*is_device)(int fd);	/* NULL: every file is the device */
+};
+
+extern struct mock_kernel k;
+extern pthread_mutex_t mock_lock;
+
+/* the job's result, as the kernel writes it before the fence signals */
+void write_result(const struct drm_fdif_job *j, uint64_t seqno);
+
+#endif

@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fdif-detect on the host against the fake kernel (mock-preload.c, as
+# LD_PRELOAD under the fdif-detect and libfdif-drm.so the build made):
+# what it prints when the device finds faces. Prints TAP.
+# Usage: test-cli-mock.sh FDIF_DETECT MOCK_MODULE PHOTO_WITH_FACE
+cli=$1 mock=$2 photo=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+dev=$tmp/accel0
+
+# run NAME WANT_EXIT CMD...: runs CMD on the fake device, stdout in
+# $tmp/out, stderr in $tmp/err; one subtest, the exit status
+run() {
+	name=$1 want=$2
+	shift 2
+	env FDIF_MOCK_DEVICE="$dev" FDIF_MOCK_FACES="${faces-160,100,60,900;60,60,20,400}" \
+		LD_PRELOAD="$mock" "$@" > "$tmp/out" 2> "$tmp/err" < "${stdin:-/dev/null}"
+	got=$?
+	ok "$name (exit $got, want $want)" [ "$got" -eq "$want" ]
+}
+
+# ok NAME CMD...: one subtest, CMD's exit status
+ok() {
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		sed 's/^/# out: /' "$tmp/out"
+		sed 's/^/# err: /' "$tmp/err"
+		fail=1
+	fi
+}
+
+# py SCRIPT: SCRIPT, python3, with the JSON fdif-detect printed (bytes,
+# parsed strictly: UTF-8 and JSON) as j
+py() {
+	python3 -c '
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+j = json.loads(raw.decode("utf-8", errors="strict"))
+'"$1" "$tmp/out"
+}
+
+cp "$photo" "$tmp/good.jpg"
+# a file name that is no UTF-8: Latin-1 "café.jpg" (0xe9 alone)
+bad_name=$(printf 'caf\351.jpg')
+cp "$photo" "$tmp/$bad_name"
+head -c 300 "$photo" > "$tmp/cut.jpg"
+
+run json-mixed 1 "$cli" --device "$dev" --json "$tmp/good.jpg" "$tmp/$bad_name" \
+	"$tmp/none.jpg" "$tmp/cut.jpg" "$tmp/good.jpg"
+ok json-parses py 'pass'
+ok json-every-image-has-an-entry py '
+assert [e["image"].rsplit("/", 1)[-1] for e in j] == \
+	["good.jpg", "caf\ufffd.jpg", "none.jpg", "cut.jpg", "good.jpg"], j'
+ok json-faces py '
+for e in (j[0], j[1], j[4]):
+	assert "error" not in e, e
+	assert len(e["faces"]) == 2 and e["faces"][0]["confidence"] == 900, e
+	assert e["faces"][0]["class"] == "face" and e["width"] > 0, e'
+ok json-missing-file-error py '
+e = j[2]
+assert e["error"] == {"message": "No such file or directory", "errno": "ENOENT"}, e
+assert "faces" not in e, e'
+ok json-corrupt-file-error py '
+e = j[3]
+assert e["error"]["errno"] == "EBADMSG" and "corrupt" in e["error"]["message"], e'
+# the name as UTF-8 with U+FFFD for what is not, and its bytes in hex
+ok json-non-utf8-name py '
+e = j[1]
+assert e["image"].endswith("/caf\ufffd.jpg"), e
+assert bytes.fromhex(e["image_bytes"]).endswith(b"/caf\xe9.jpg"), e
+assert "image_bytes" not in j[0], j[0]'
+ok json-errors-on-stderr grep -q "none.jpg: No such file or directory" "$tmp/err"
+
+# a name with quotes, a backslash and a control character
+odd=$(printf 'a"b\\c\td.jpg')
+cp "$photo" "$tmp/$odd"
+run json-odd-name 0 "$cli" --device "$dev" --json "$tmp/$odd"
+ok json-odd-name-parses py '
+assert j[0]["image"].endswith("/a\"b\\c\td.jpg"), j'
+
+faces=
+run json-no-faces 0 "$cli" --device "$dev" --json "$tmp/good.jpg"
+unset faces
+ok json-no-faces-parses py 'assert j[0]["faces"] == [], j'
+
+# - : the picture on standard input (run reads it from $stdin), any format the loader takes
+stdin=$photo
+run stdin-jpeg 0 "$cli" --device "$dev" -
+ok stdin-jpeg-text grep -q '^-: 2 faces (1920x1080)$' "$tmp/out"
+printf 'P5 4 3 255\n0123456789ab' > "$tmp/small.pgm"
+stdin=$tmp/small.pgm
+run stdin-pgm-json 0 "$cli" --device "$dev" --json -
+ok stdin-pgm-json-parses py '
+assert j[0]["image"] == "-" and (j[0]["width"], j[0]["height"]) == (4, 3), j'
+# through a pipe (not a file that could be seeked), among files
+run stdin-pipe 0 sh -c 'cat "$1" | "$2" --device "$3" "$4" - "$4"' sh "$photo" "$cli" "$dev" \
+	"$tmp/good.jpg"
+ok stdin-pipe-three [ "$(grep -c 'faces (1920x1080)$' "$tmp/out")" -eq 3 ]
+printf 'not a picture' > "$tmp/text"
+stdin=$tmp/text
+run stdin-garbage 1 "$cli" --device "$dev" --json -
+ok stdin-garbage-error py '
+assert len(j) == 1 and j[0]["image"] == "-", j
+assert j[0]["error"]["errno"] == "ENOTSUP", j
+assert j[0]["error"]["message"].startswith("unsupported image format"), j'
+stdin=/dev/null
+run stdin-empty 1 "$cli" --device "$dev" -
+ok stdin-empty-error grep -q '^fdif-detect: -: corrupt or truncated image' "$tmp/err"
+unset stdin
+
+echo "1..$n"
+exit $fail
