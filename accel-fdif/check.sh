@@ -7,11 +7,12 @@
 # binding. Prints TAP on stdout (one test a check);
 # exits non-zero if a check finds anything in our files, or if a checker
 # did not run to its end (a tool that crashes finds nothing: that is a
-# failure, not a pass).
+# failure, not a pass). Last, the OMAP4 boards' DTBs with the series' FDIF
+# node, validated with dt-validate.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 KDIR="$FDIF_ROOT/accel-fdif"
-apt_ensure sparse dt-schema yamllint libyaml-dev
+apt_ensure sparse dt-schema yamllint libyaml-dev device-tree-compiler cpp
 kbuild="$("$KDIR/build.sh")"
 ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
 cd "$KDIR"
@@ -130,6 +131,73 @@ elif [ ! -s "$dtout/${binding%.yaml}.example.dtb" ]; then
 else
 	report "$name" "$(grep -F "${binding##*/}" <<<"$out" || true)"
 fi
+
+# The OMAP4 boards' device trees with the series' FDIF node, validated
+# against every binding of the tree (ours included) with dt-schema: a
+# copy of arch/arm/boot/dts/ti/omap gets the node (the script the series'
+# DTS patch uses), each board is preprocessed and compiled as kbuild does,
+# and dt-validate must report nothing about an fdif@ node; the node must
+# be in each DTB. Other nodes' findings (bookworm's dt-schema is older
+# than the tree) are not ours and are left out.
+schema="$dtout/Documentation/devicetree/bindings/processed-schema.json"
+boards=(omap4-panda omap4-panda-es omap4-sdp)
+progress "dt-validate on the OMAP4 boards' DTBs with the FDIF node (${boards[*]})"
+dts="$(mktemp -d)"
+cp -r "$ksrc/arch/arm/boot/dts/ti/omap" "$dts/omap"
+if ! out="$("$KDIR/dts/add-omap4-fdif-node.py" "$dts/omap/omap4-l4.dtsi" 2>&1)"; then
+	for b in "${boards[@]}"; do report "$b.dtb with the FDIF node: dt-validate" "$out"; done
+elif [ ! -s "$schema" ]; then
+	for b in "${boards[@]}"; do
+		report "$b.dtb with the FDIF node: dt-validate" "no processed schema: dt_binding_check did not make $schema"
+	done
+else
+	dtbs=() errs=()
+	for b in "${boards[@]}"; do
+		if out="$(cpp -nostdinc -I "$dts/omap" -I "$ksrc/include" \
+				-I "$ksrc/scripts/dtc/include-prefixes" -undef -D__DTS__ \
+				-x assembler-with-cpp -E "$dts/omap/$b.dts" -o "$dts/$b.pre" 2>&1 &&
+			dtc -q -I dts -O dtb -b 0 -i "$dts/omap" -o "$dts/$b.dtb" "$dts/$b.pre" 2>&1)"; then
+			dtbs+=("$dts/$b.dtb")
+			errs+=("")
+		else
+			errs+=("$b.dts does not build: $out")
+		fi
+	done
+	# the control: an FDIF node with a property the binding does not allow
+	# (the clock is the target module's) must be flagged, or the
+	# validator never looked at such a node
+	cat > "$dts/control.dts" <<'DTS'
+/dts-v1/;
+/ {
+	#address-cells = <1>;
+	#size-cells = <1>;
+	fdif@0 {
+		compatible = "ti,omap4-fdif";
+		reg = <0x0 0x1000>;
+		clock-names = "fck";
+	};
+};
+DTS
+	dtc -q -I dts -O dtb -o "$dts/control.dtb" "$dts/control.dts" 2>/dev/null
+	# a DTB a process: each takes about a minute on one core
+	val="$(printf '%s\n' "${dtbs[@]}" "$dts/control.dtb" |
+		xargs -P "$(nproc)" -n 1 dt-validate -s "$schema" 2>&1)" && rc=0 || rc=$?
+	report "dt-validate flags an FDIF node the binding does not allow (the control)" \
+		"$(grep -q "^$dts/control.dtb: fdif@0: 'clock-names'" <<<"$val" ||
+			printf 'no finding for the control node (dt-validate exit %s):\n%s' "$rc" "$(tail -5 <<<"$val")")"
+	for i in "${!boards[@]}"; do
+		b=${boards[$i]}
+		if [ -n "${errs[$i]}" ]; then
+			report "$b.dtb with the FDIF node: dt-validate" "${errs[$i]}"
+		elif ! grep -q '"ti,omap4-fdif"' <<<"$(dtc -q -I dtb -O dts "$dts/$b.dtb" 2>&1)"; then
+			report "$b.dtb with the FDIF node: dt-validate" "no ti,omap4-fdif node in the DTB"
+		else
+			report "$b.dtb with the FDIF node: dt-validate" \
+				"$(grep -A1 "^$dts/$b.dtb: fdif@" <<<"$val" || true)"
+		fi
+	done
+fi
+rm -rf "$dts"
 
 echo "1..$n"
 exit $fail

@@ -165,7 +165,7 @@ while [ $# -gt 0 ]; do
 done
 
 # name and time limit (s) of each stage; a cold build takes ~30 minutes
-STAGES=(build:2400 demo:600 host:600 qtest:300 checks:600 guest:600)
+STAGES=(build:2400 demo:600 host:600 qtest:300 checks:900 guest:600)
 [ -n "$quick" ] || STAGES+=(stress:1200)
 STAGES+=(selfcheck:120)
 
