@@ -6,7 +6,7 @@
 
 The series' "ARM: dts: omap4: add the Face Detection module"
 (export-patches.sh) and the checks stage's OMAP4 DTB check
-(check-omap4-dtbs.sh) both make the change here, so they cannot differ.
+(accel-fdif/check.sh) both make the change here, so they cannot differ.
 """
 import sys
 

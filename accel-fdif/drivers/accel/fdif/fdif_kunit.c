@@ -338,10 +338,18 @@ static void fdif_test_fake_gen(struct kunit *test)
 	/* no work area on this generation: none may be given */
 	EXPECT_BAD(work_handle, 2);
 	EXPECT_BAD(work_offset, 64);
-	/* an ROI whose left edge is allowed but past the picture */
-	EXPECT_BAD(roi.x, 641);
 	EXPECT_BAD(in_sync_count, 9);
 #undef EXPECT_BAD
+	/*
+	 * an ROI of a valid size whose left (top) edge is allowed by the
+	 * generation but lies past the picture: refused before the width
+	 * check, whose picture.width - roi.x would wrap
+	 */
+	a = fdif_fake_job();
+	a.roi = (struct drm_fdif_roi){ 641, 0, 16, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
+	a.roi = (struct drm_fdif_roi){ 0, 481, 16, 16 };
+	KUNIT_EXPECT_EQ(test, fdif_job_check(gen, &a), -EINVAL);
 	/* R8 rows: width a multiple of 16, height of 8 (the stride is fine) */
 	a = fdif_fake_job();
 	a.picture.fourcc = DRM_FORMAT_R8;

@@ -248,7 +248,7 @@ struct drm_fdif_class_info {
 
 /*
  * Alignment of a result region (&drm_fdif_job.result_offset), the same on
- * every architecture: the header and objects hold __u64 fields, whose
+ * every architecture: the header holds a __u64 field (&seqno), whose
  * natural alignment is 4 on some 32-bit ABIs and 8 on others.
  */
 #define DRM_FDIF_RESULT_ALIGN		8
