@@ -24,6 +24,7 @@
 #define EMU_FRAME_TIME		0xf04
 #define EMU_FAULT		0xf08
 #define EMU_FAULT_JOBS		0xf0c
+#define EMU_STANDBY_ACCESSES	0xf14
 #define EMU_ID_VALUE		0x46444651u
 
 /* The test registers of the emulated device at @base, mapped once each. */
@@ -172,4 +173,22 @@ int fdif_emu_frame_time_get(int minor)
 	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
 		return -ENODEV;
 	return r[EMU_FRAME_TIME / 4] > INT32_MAX ? -ERANGE : (int)r[EMU_FRAME_TIME / 4];
+}
+
+int fdif_emu_fault_get(int minor)
+{
+	volatile uint32_t *r = fdif_emu_regs_for(minor);
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	return (int)r[EMU_FAULT / 4];
+}
+
+long long fdif_emu_standby_accesses(int minor)
+{
+	volatile uint32_t *r = fdif_emu_regs_for(minor);
+
+	if (!r || r[EMU_ID / 4] != EMU_ID_VALUE)
+		return -ENODEV;
+	return r[EMU_STANDBY_ACCESSES / 4];
 }

@@ -20,6 +20,7 @@ enum fdif_fault {
 	FDIF_FAULT_DMA = 4,
 	FDIF_FAULT_LOST_IRQ = 5,
 	FDIF_FAULT_STUCK_RESET = 6,	/* SOFTRESET never completes */
+	FDIF_FAULT_IRQ_IN_STANDBY = 7,	/* the line pulses as standby begins */
 };
 
 /* Fault injection through the emulated device (QEMU test-regs=on). */
@@ -46,5 +47,12 @@ int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs);
 int fdif_emu_frame_time_on(int minor, uint32_t us);
 /* Instance @minor's frame time in us, or a negative errno. */
 int fdif_emu_frame_time_get(int minor);
+/* Instance @minor's armed fault (0 once used up), or a negative errno. */
+int fdif_emu_fault_get(int minor);
+/*
+ * How often the driver touched instance @minor's module in standby, where
+ * a real OMAP4 may have cut its clocks (since QEMU's reset), or -errno.
+ */
+long long fdif_emu_standby_accesses(int minor);
 
 #endif

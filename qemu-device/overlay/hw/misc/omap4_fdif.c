@@ -63,6 +63,7 @@
 #define R_EMU_FAULT         0xf08
 #define R_EMU_FAULT_JOBS    0xf0c
 #define R_EMU_JOBS          0xf10
+#define R_EMU_STANDBY_ACCESSES 0xf14
 
 #define FDIF_REVISION_VALUE 0x50000201  /* scheme 1, major 2, minor 1 */
 /* HWINFO: max faces 35 (5:0), picture 320/16 (13:6) x 240/16 (21:14) */
@@ -114,6 +115,7 @@ static const char *const fault_names[OMAP4_FDIF_FAULT__MAX] = {
     [OMAP4_FDIF_FAULT_DMA] = "dma",
     [OMAP4_FDIF_FAULT_LOST_IRQ] = "lost-irq",
     [OMAP4_FDIF_FAULT_STUCK_RESET] = "stuck-reset",
+    [OMAP4_FDIF_FAULT_IRQ_IN_STANDBY] = "irq-in-standby",
 };
 
 /* One worker thread of a job: which job, and which of its contexts. */
@@ -153,7 +155,8 @@ struct Omap4FdifJob {
 static void omap4_fdif_update_irq(Omap4FdifState *s)
 {
     int j = OMAP4_FDIF_MPU_LINE;
-    bool level = (s->irq_raw[j] & s->irq_enable[j]) || s->spurious;
+    bool level = (s->irq_raw[j] & s->irq_enable[j]) || s->spurious ||
+                 s->standby_pulse;
 
     trace_omap4_fdif_irq(s->irq_raw[j], s->irq_enable[j], level);
     qemu_set_irq(s->irq, level);
@@ -269,6 +272,8 @@ static void omap4_fdif_reset_regs(Omap4FdifState *s)
 
     omap4_fdif_cancel(s);
     s->reset_stuck = false;
+    s->standby_pulse = false;
+    timer_del(&s->pulse_timer);
     s->sysconfig = 0;
     for (j = 0; j < OMAP4_FDIF_IRQ_LINES; j++) {
         s->irq_raw[j] = 0;
@@ -738,8 +743,12 @@ static void omap4_fdif_run(Omap4FdifState *s)
         omap4_fdif_error(s, "DMA target is not RAM");
         return;
     }
-    /* only a RUN that gets this far uses up an injected job fault */
-    s->job_fault = s->fault == OMAP4_FDIF_FAULT_STUCK_RESET ?
+    /*
+     * Only a RUN that gets this far uses up an injected job fault; the
+     * faults of resets and standby wait for those.
+     */
+    s->job_fault = s->fault == OMAP4_FDIF_FAULT_STUCK_RESET ||
+                   s->fault == OMAP4_FDIF_FAULT_IRQ_IN_STANDBY ?
                    OMAP4_FDIF_FAULT_NONE : omap4_fdif_take_fault(s);
     r = dma_memory_read(&s->dma_as, s->picaddr, s->picture,
                         sizeof(s->picture), MEMTXATTRS_UNSPECIFIED);
@@ -757,12 +766,43 @@ static void omap4_fdif_run(Omap4FdifState *s)
     omap4_fdif_start_worker(s);
 }
 
+/*
+ * In master standby with the handshake given (FDIF_CTRL.MSTANDBY, no job)
+ * the PRCM may cut the module's clocks, as Linux's ti-sysc does when the
+ * driver has suspended it: then any access but to SYSCONFIG and FDIF_CTRL
+ * (which a driver uses to wake it or to see the handshake) is an
+ * interconnect error on a real OMAP4. This model has no clocks to cut: it
+ * answers, and counts the access for the tests (EMU_STANDBY_ACCESSES).
+ */
+static void omap4_fdif_check_standby(Omap4FdifState *s, hwaddr addr,
+                                     bool write)
+{
+    if (!(s->fdif_ctrl & FDIF_CTRL_MSTANDBY) || s->busy ||
+        addr == R_SYSCONFIG || addr == R_FDIF_CTRL || addr >= R_EMU_ID) {
+        return;
+    }
+    s->standby_accesses++;
+    qemu_log_mask(LOG_GUEST_ERROR, "%s: %s of register 0x%03" HWADDR_PRIx
+                  " in standby: a real OMAP4 may have gated the module\n",
+                  TYPE_OMAP4_FDIF, write ? "write" : "read", addr);
+}
+
+/* The irq-in-standby fault's pulse ends. */
+static void omap4_fdif_pulse_end(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    s->standby_pulse = false;
+    omap4_fdif_update_irq(s);
+}
+
 static uint64_t omap4_fdif_read(void *opaque, hwaddr addr, unsigned size)
 {
     Omap4FdifState *s = opaque;
     uint64_t v = 0;
     int j;
 
+    omap4_fdif_check_standby(s, addr, false);
     switch (addr) {
     case R_REVISION:
         v = FDIF_REVISION_VALUE;
@@ -862,6 +902,9 @@ static uint64_t omap4_fdif_read(void *opaque, hwaddr addr, unsigned size)
     case R_EMU_JOBS:
         v = s->jobs;
         break;
+    case R_EMU_STANDBY_ACCESSES:
+        v = s->standby_accesses;
+        break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: read of unknown register 0x%03"
                       HWADDR_PRIx "\n", TYPE_OMAP4_FDIF, addr);
@@ -927,6 +970,7 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
     int j;
 
     trace_omap4_fdif_write(addr, v);
+    omap4_fdif_check_standby(s, addr, true);
     switch (addr) {
     case R_SYSCONFIG:
         if ((v & SYSCONFIG_SOFTRESET) &&
@@ -976,8 +1020,25 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
                                addr, v & ADDR_MASK, ADDR_MASK);
         break;
     case R_FDIF_CTRL:
+        if ((v & FDIF_CTRL_MSTANDBY) && !(s->fdif_ctrl & FDIF_CTRL_MSTANDBY) &&
+            !s->busy && s->fault == OMAP4_FDIF_FAULT_IRQ_IN_STANDBY) {
+            /*
+             * An interrupt the interrupt controller latched as the module
+             * went idle: the handler runs with the module in standby.
+             * The line drops again after 100 us, however the guest
+             * answers (a handler that must not touch the module cannot
+             * acknowledge it).
+             */
+            omap4_fdif_take_fault(s);
+            qemu_log_mask(LOG_GUEST_ERROR, "%s: injected fault: interrupt "
+                          "in standby\n", TYPE_OMAP4_FDIF);
+            s->standby_pulse = true;
+            timer_mod(&s->pulse_timer,
+                      qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 100 * SCALE_US);
+        }
         s->fdif_ctrl = omap4_fdif_masked(addr, v & ~FDIF_CTRL_HDSHK,
                                          FDIF_CTRL_MASK);
+        omap4_fdif_update_irq(s);
         break;
     case R_FD_CTRL:
         omap4_fdif_masked(addr, v, FD_CTRL_SRST | FD_CTRL_RUN | FD_CTRL_FINISH);
@@ -1023,6 +1084,7 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
     case R_FD_RESULT(0) ... R_FD_RESULT_END - 1:
     case R_EMU_ID:
     case R_EMU_JOBS:
+    case R_EMU_STANDBY_ACCESSES:
         qemu_log_mask(LOG_GUEST_ERROR, "%s: write to read-only register 0x%03"
                       HWADDR_PRIx "\n", TYPE_OMAP4_FDIF, addr);
         break;
@@ -1092,6 +1154,7 @@ static void omap4_fdif_init(Object *obj)
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
     sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
     timer_init_ns(&s->timer, QEMU_CLOCK_VIRTUAL, omap4_fdif_timer, s);
+    timer_init_ns(&s->pulse_timer, QEMU_CLOCK_VIRTUAL, omap4_fdif_pulse_end, s);
 
     /* settable at any time (QMP qom-set), for tests */
     object_property_add_str(obj, "fault", omap4_fdif_get_fault,
@@ -1246,6 +1309,7 @@ static void omap4_fdif_finalize(Object *obj)
     Omap4FdifState *s = OMAP4_FDIF(obj);
 
     timer_del(&s->timer);
+    timer_del(&s->pulse_timer);
 }
 
 /*
@@ -1258,6 +1322,7 @@ static void omap4_fdif_reset_enter(Object *obj, ResetType type)
     Omap4FdifState *s = OMAP4_FDIF(obj);
 
     omap4_fdif_reset_regs(s);
+    s->standby_accesses = 0;
     s->frame_time_us = s->prop_frame_time_us;
     s->fault = s->prop_fault;
     s->fault_jobs = s->prop_fault_jobs;
@@ -1275,6 +1340,9 @@ static int omap4_fdif_pre_load(void *opaque)
     /* the "job" subsection overrides these when a job is in flight */
     s->job_loaded = false;
     s->reset_stuck = false;
+    s->standby_pulse = false;
+    s->standby_accesses = 0;
+    timer_del(&s->pulse_timer);
     s->model_done = false;
     s->spurious = false;
     s->spurious_done = false;
@@ -1356,6 +1424,27 @@ static const VMStateDescription vmstate_omap4_fdif_reset_stuck = {
     }
 };
 
+static bool omap4_fdif_standby_needed(void *opaque)
+{
+    Omap4FdifState *s = opaque;
+
+    return s->standby_pulse || s->standby_accesses;
+}
+
+/* The irq-in-standby fault's pulse, and the accesses counted in standby. */
+static const VMStateDescription vmstate_omap4_fdif_standby = {
+    .name = "omap4-fdif/standby",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = omap4_fdif_standby_needed,
+    .fields = (VMStateField[]) {
+        VMSTATE_BOOL(standby_pulse, Omap4FdifState),
+        VMSTATE_TIMER(pulse_timer, Omap4FdifState),
+        VMSTATE_UINT32(standby_accesses, Omap4FdifState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
 static const VMStateDescription vmstate_omap4_fdif_face = {
     .name = "omap4-fdif/face",
     .version_id = 1,
@@ -1403,6 +1492,7 @@ static const VMStateDescription vmstate_omap4_fdif = {
     .subsections = (const VMStateDescription * []) {
         &vmstate_omap4_fdif_job,
         &vmstate_omap4_fdif_reset_stuck,
+        &vmstate_omap4_fdif_standby,
         NULL
     }
 };

@@ -66,6 +66,8 @@
 #define EMU_FAULT           0xf08
 #define EMU_FAULT_JOBS      0xf0c
 #define EMU_JOBS            0xf10
+#define EMU_STANDBY_ACCESSES 0xf14
+#define MSTANDBY            (1u << 0)
 
 #define ERR                 (1u << 0)
 #define FINISH              (1u << 8)
@@ -824,6 +826,64 @@ static void test_fault_stuck_reset(void)
     qtest_quit(qts);
 }
 
+/*
+ * In standby (FDIF_CTRL.MSTANDBY, no job) the module's clocks may be cut
+ * on a real OMAP4: every access but to SYSCONFIG, FDIF_CTRL and the test
+ * registers is counted in EMU_STANDBY_ACCESSES, which only a device reset
+ * clears; outside standby, or with a job running, nothing is counted.
+ */
+static void test_standby_accesses(void)
+{
+    QTestState *qts = start(NULL);
+
+    g_assert_cmpuint(rd(qts, IRQSTATUS(MPU)), ==, 0);
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 0);
+    wr(qts, FDIF_CTRL, MSTANDBY);
+    rd(qts, SYSCONFIG);
+    rd(qts, FDIF_CTRL);
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 0);
+    rd(qts, IRQSTATUS(MPU));
+    wr(qts, IRQENABLE_SET(MPU), FINISH);
+    rd(qts, FD_DNUM);
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 3);
+    /* SOFTRESET leaves standby, and keeps the count */
+    wr(qts, SYSCONFIG, 1);
+    rd(qts, IRQSTATUS(MPU));
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 3);
+    by_system_reset(qts);
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 0);
+    qtest_quit(qts);
+}
+
+/*
+ * irq-in-standby: entering standby raises the line for 100 us, with no
+ * status bit, whatever the guest does; RUNs do not use the fault up, and
+ * entering standby again once it is used up raises nothing.
+ */
+static void test_fault_irq_in_standby(void)
+{
+    QTestState *qts = start(NULL);
+
+    set_fault(qts, "irq-in-standby", 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);      /* not a job fault */
+    g_assert_cmpuint(rd(qts, EMU_FAULT), !=, 0);
+    g_assert_false(irq_pending(qts));
+    wr(qts, FDIF_CTRL, MSTANDBY);
+    g_assert_true(irq_pending(qts));
+    g_assert_cmpuint(rd(qts, EMU_FAULT), ==, 0);       /* used up */
+    qtest_clock_step(qts, 50 * 1000);
+    g_assert_true(irq_pending(qts));
+    qtest_clock_step(qts, 60 * 1000);
+    g_assert_false(irq_pending(qts));
+    /* nothing read in standby meanwhile */
+    g_assert_cmpuint(rd(qts, EMU_STANDBY_ACCESSES), ==, 0);
+    wr(qts, FDIF_CTRL, 0);
+    wr(qts, FDIF_CTRL, MSTANDBY);
+    g_assert_false(irq_pending(qts));
+    qtest_quit(qts);
+}
+
 static void test_fault_dma(void)
 {
     QTestState *qts = start(NULL);
@@ -1365,6 +1425,27 @@ static void test_migrate_spurious(void)
     g_assert_true(wait_event(to, FINISH | ERR));
     g_assert_cmphex(rd(to, IRQSTATUS(MPU)), ==, FINISH);
     g_assert_cmpuint(rd(to, EMU_JOBS), ==, 1);
+    mig_quit(&c, from, to);
+    mig_channel_free(&c);
+}
+
+/* The pulse migrates, and ends on the destination at its time. */
+static void test_migrate_standby_pulse(void)
+{
+    MigChannel c;
+    QTestState *from, *to;
+
+    mig_channel_init(&c);
+    from = start("fault=irq-in-standby,fault-jobs=1");
+    to = start_incoming(NULL, c.uri);
+    wr(from, FDIF_CTRL, MSTANDBY);
+    rd(from, IRQSTATUS(MPU));
+    g_assert_true(irq_pending(from));
+    migrate(from, to, c.uri);
+    g_assert_true(irq_pending(to));
+    g_assert_cmpuint(rd(to, EMU_STANDBY_ACCESSES), ==, 1);
+    qtest_clock_step(to, 200 * 1000);
+    g_assert_false(irq_pending(to));
     mig_quit(&c, from, to);
     mig_channel_free(&c);
 }
@@ -2090,6 +2171,11 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/reset-mid-job", test_reset_mid_job);
     qtest_add_func("/omap4-fdif/fault/hang", test_fault_hang);
     qtest_add_func("/omap4-fdif/fault/err", test_fault_err);
+    qtest_add_func("/omap4-fdif/fault/irq-in-standby",
+                   test_fault_irq_in_standby);
+    qtest_add_func("/omap4-fdif/standby-accesses", test_standby_accesses);
+    qtest_add_func("/omap4-fdif/migrate/standby-pulse",
+                   test_migrate_standby_pulse);
     qtest_add_func("/omap4-fdif/fault/spurious", test_fault_spurious);
     qtest_add_func("/omap4-fdif/fault/spurious-srst", test_fault_spurious_srst);
     qtest_add_func("/omap4-fdif/fault/dma", test_fault_dma);

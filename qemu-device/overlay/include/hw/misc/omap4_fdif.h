@@ -33,6 +33,7 @@ enum {
     OMAP4_FDIF_FAULT_DMA,       /* the picture DMA fails: ERR */
     OMAP4_FDIF_FAULT_LOST_IRQ,  /* FINISH latched, the line not raised */
     OMAP4_FDIF_FAULT_STUCK_RESET, /* SOFTRESET never completes */
+    OMAP4_FDIF_FAULT_IRQ_IN_STANDBY, /* the line pulses as standby begins */
     OMAP4_FDIF_FAULT__MAX,
 };
 
@@ -54,6 +55,7 @@ struct Omap4FdifState {
     MemoryRegion iomem;
     qemu_irq irq;
     QEMUTimer timer;
+    QEMUTimer pulse_timer;      /* ends the irq-in-standby fault's pulse */
     QEMUBH *bh;                 /* work deferred until the VM runs */
     VMChangeStateEntry *vmse;
     MemoryRegion *dma_mr;       /* "memory" link: what the DMA sees */
@@ -77,6 +79,8 @@ struct Omap4FdifState {
     uint8_t picture[OMAP4_FDIF_PIC_WIDTH * OMAP4_FDIF_PIC_HEIGHT];
     uint32_t jobs;          /* jobs completed since reset */
     bool reset_stuck;       /* a SOFTRESET that never completes (fault) */
+    bool standby_pulse;     /* the irq-in-standby fault holds the line */
+    uint32_t standby_accesses;  /* EMU_STANDBY_ACCESSES, since reset */
 
     /*
      * Host side, not migrated: the workers of at most one job run (the
