@@ -346,8 +346,11 @@ FIXTURE_TEARDOWN(pm)
 		sysfs_write(path, "auto");
 	}
 	n = fdif_instances(inst, FDIF_MAX_INSTANCES);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* a failed test may leave a fault armed */
+		fdif_emu_inject_on(inst[i].minor, FDIF_FAULT_NONE, 0);
 		fdif_emu_frame_time_on(inst[i].minor, FDIF_EMU_FRAME_TIME_DEFAULT);
+	}
 	fdif_job_bos_free(self->fd, &self->j);
 	close(self->fd);
 }
@@ -378,11 +381,12 @@ TEST_F_TIMEOUT(pm, idle, 90)
 }
 
 /*
- * A soft reset that does not complete when the device resumes (the
- * emulated FDIF's stuck-reset fault, once): the job that woke the device
- * fails with -EIO, and the device is not wedged: the next resume resets it
- * and jobs run again. (A resume callback that returned the reset's error
- * made the PM core latch it: every later submit failed with -EINVAL.)
+ * A soft reset that does not complete when the device resumes, nor when
+ * run_job tries it again (the emulated FDIF's stuck-reset fault, twice):
+ * the job that woke the device fails with -EIO, and the device is not
+ * wedged: the next resume resets it and jobs run again. (A resume callback
+ * that returned the reset's error made the PM core latch it: every later
+ * submit failed with -EINVAL.)
  */
 TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 {
@@ -392,7 +396,7 @@ TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 	ASSERT_TRUE(fdif_emu_available());
 	good_job(_metadata, self->fd, &self->j);
 	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
-	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 1));
+	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 2));
 
 	memset(self->j.result.map, 0xa5, self->j.result.size);
 	fdif_job_init(&job, &self->j);
@@ -408,6 +412,65 @@ TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	good_job(_metadata, self->fd, &self->j);
 	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+}
+
+/*
+ * A failed reset on a device that stays powered (runtime PM forbidden
+ * here; a device kept busy is never idle long enough to suspend either):
+ * run_job tries the reset again, so the next jobs run. (Only a runtime
+ * resume retried it before: every job of a busy device failed with -EIO
+ * until the device went idle.)
+ */
+TEST_F_TIMEOUT(pm, failed_reset_retried_while_powered, 90)
+{
+	char path[128];
+	int i;
+
+	ASSERT_TRUE(fdif_emu_available());
+	good_job(_metadata, self->fd, &self->j);
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 1));
+	/* resumed for good: that resume's reset does not complete */
+	power_path(path, sizeof(path), self->minor, "control");
+	ASSERT_EQ(0, sysfs_write(path, "on"));
+	self->forbidden_rpm = true;
+	ASSERT_TRUE(wait_rpm(self->minor, "active", RPM_WAIT_MS));
+	for (i = 0; i < 3; i++)
+		good_job(_metadata, self->fd, &self->j);
+}
+
+/*
+ * An interrupt while the device is runtime-suspended (the emulated FDIF's
+ * irq-in-standby fault: the line pulses as the driver puts the module in
+ * standby) must not touch the module, whose clocks a real OMAP4 may have
+ * cut: the handler returns IRQ_NONE without a register access, and the
+ * emulated device counts none. (The handler read IRQSTATUS before: a bus
+ * error on OMAP4.)
+ */
+TEST_F_TIMEOUT(pm, irq_while_suspended, 90)
+{
+	long long before, spurious;
+	char name[64];
+
+	ASSERT_TRUE(fdif_emu_available());
+	ASSERT_EQ(0, fdif_minor_devname(self->minor, name, sizeof(name)));
+	good_job(_metadata, self->fd, &self->j);
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	before = fdif_emu_standby_accesses(self->minor);
+	ASSERT_GE(before, 0);
+	spurious = fdif_stat(name, "spurious_irqs");
+
+	/* next time the module goes to standby */
+	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_IRQ_IN_STANDBY, 1));
+	good_job(_metadata, self->fd, &self->j);
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	usleep(100000);
+	/* the pulse came (the fault is used up) and reached the handler */
+	EXPECT_EQ(0, fdif_emu_fault_get(self->minor));
+	EXPECT_LT(spurious, fdif_stat(name, "spurious_irqs"));
+	EXPECT_EQ(before, fdif_emu_standby_accesses(self->minor))
+		TH_LOG("registers accessed while suspended");
+	good_job(_metadata, self->fd, &self->j);
 }
 
 /* Runtime suspended (idle past the 50 ms autosuspend) before the cycle. */

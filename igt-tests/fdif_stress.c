@@ -267,6 +267,36 @@ static int wait_node(int present)
 	return 0;
 }
 
+#define FDIF_REFCNT		"/sys/module/fdif/refcnt"
+
+/* The fdif module's reference count, or -1. */
+static long long module_refs(void)
+{
+	FILE *f = fopen(FDIF_REFCNT, "re");
+	long long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%lld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * rmmod fdif, once the last jobs are gone: a job holds the module until
+ * it has been freed, a little after its fence signalled (and its file
+ * was closed), so right after a job rmmod may still find it in use.
+ */
+static int unload_driver(void)
+{
+	int i;
+
+	for (i = 0; i < 500 && module_refs() > 0; i++)
+		usleep(10000);
+	return system("rmmod fdif");
+}
+
 static void good_job(struct __test_metadata *_metadata)
 {
 	struct fdif_job_bos j;
@@ -357,7 +387,7 @@ TEST(module_reload)
 	EXPECT_NE(0, system("rmmod fdif 2>/dev/null"));
 	close(fd);
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, system("rmmod fdif"));
+		ASSERT_EQ(0, unload_driver());
 		ASSERT_TRUE(wait_node(0));
 		ASSERT_EQ(0, system("modprobe fdif timeout_ms=2000"));
 		ASSERT_TRUE(wait_node(1));
@@ -379,8 +409,8 @@ static int reload_driver(unsigned int timeout_ms)
 {
 	char cmd[96];
 
-	snprintf(cmd, sizeof(cmd), "rmmod fdif && modprobe fdif timeout_ms=%u", timeout_ms);
-	if (system(cmd))
+	snprintf(cmd, sizeof(cmd), "modprobe fdif timeout_ms=%u", timeout_ms);
+	if (unload_driver() || system(cmd))
 		return -1;
 	return wait_node(1) ? 0 : -1;
 }
@@ -658,6 +688,82 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 }
 
 /*
+ * A reset that fails after a timeout leaves a module that may still run
+ * the job (issue 25, 5). The emulated FDIF's stuck-reset fault leaves it
+ * running, and it writes the job's work area when it ends. The job's BOs
+ * must not be freed and their memory reused meanwhile: here the process
+ * frees its work area as soon as the job has timed out, and fills new BOs
+ * of the same size, which must keep what it wrote into them when the
+ * module is done. A good job (whose reset completes) then lets the kept
+ * BOs go: the count of live BOs comes back.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
+{
+	enum { TIMEOUT_MS = 100, JOB_MS = 800, FRESH = 16 };
+	uint32_t area = face_roi.width * face_roi.height;
+	struct fdif_bo fresh[FRESH];
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	long long bos0;
+	int fd, i, corrupted = 0;
+	size_t k, work_size;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	work_size = j.work.size;
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
+
+	fdif_job_init(&job, &j);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	/* the timeout's reset did not complete: the module runs on */
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+
+	fdif_bo_free(fd, &j.work);
+	for (i = 0; i < FRESH; i++) {
+		ASSERT_EQ(0, fdif_bo_new(fd, work_size, &fresh[i]));
+		memset(fresh[i].map, 0x5a, work_size);
+	}
+	/* the module ends the job and writes the work area it was given */
+	usleep(2 * JOB_MS * 1000);
+	for (i = 0; i < FRESH; i++) {
+		const unsigned char *p = fresh[i].map;
+
+		for (k = 0; k < work_size && p[k] == 0x5a; k++)
+			;
+		if (k < work_size) {
+			TH_LOG("new BO %d written by the module at byte %zu", i, k);
+			corrupted++;
+		}
+	}
+	EXPECT_EQ(0, corrupted);
+	for (i = 0; i < FRESH; i++)
+		fdif_bo_free(fd, &fresh[i]);
+
+	/* a good job: its reset completes, and the kept BOs go */
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_bo_new(fd, work_size, &j.work));
+	fdif_job_init(&job, &j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	EXPECT_TRUE(bos_back_to(bos0, 5000))
+		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+}
+
+/*
  * Unbind while jobs time out (issue 11, 2): the timer of the hung job
  * fires before, during or after the unbind. Every job ends with
  * -ETIMEDOUT or -ENODEV, never cancelled or lost, and nothing is touched
@@ -810,10 +916,250 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 	close(fd);
 }
 
+/* sw_sync (drivers/dma-buf/sw_sync.c, CONFIG_SW_SYNC) has no uAPI header */
+struct sw_sync_create_fence_data {
+	__u32 value;
+	char name[32];
+	__s32 fence;
+};
+
+#define SW_SYNC_PATH		"/sys/kernel/debug/sync/sw_sync"
+#define SW_SYNC_IOC_CREATE_FENCE _IOWR('W', 0, struct sw_sync_create_fence_data)
+#define SW_SYNC_IOC_INC		_IOW('W', 1, __u32)
+/* A sw_sync timeline (an fd) and in *@fence a point 1 on it no one signals. */
+static int sw_sync_point(struct __test_metadata *_metadata, int *fence)
+{
+	struct sw_sync_create_fence_data d = { .value = 1, .name = "fdif-test" };
+	int tl = open(SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
+
+	ASSERT_GE(tl, 0) TH_LOG(SW_SYNC_PATH ": %s (the stress kernel has CONFIG_SW_SYNC)",
+				strerror(errno));
+	ASSERT_EQ(0, ioctl(tl, SW_SYNC_IOC_CREATE_FENCE, &d));
+	*fence = d.fence;
+	return tl;
+}
+
+static int sw_sync_signal(int tl)
+{
+	__u32 one = 1;
+
+	return ioctl(tl, SW_SYNC_IOC_INC, &one) ? -errno : 0;
+}
+
+/* A new syncobj of @fd holding the sync_file @fence: its handle, or 0. */
+static uint32_t syncobj_from_sync_file(int fd, int fence)
+{
+	struct drm_syncobj_handle h = {
+		.fd = fence,
+		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+	};
+
+	if (fdif_syncobj_create(fd, 0, &h.handle) ||
+	    fdif_ioctl(fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h))
+		return 0;
+	return h.handle;
+}
+
+/*
+ * A job outlives its file, its device and every open file (issue 25, 1).
+ * Its in-sync is a fence no driver signals (a sw_sync point). When its
+ * process exits, the scheduler waits a second for the queue, then parks
+ * the job until that fence signals. The device is unbound meanwhile, with
+ * no file open: the job alone holds the drm_device (its scheduler and
+ * counters) and the module (the scheduler's ops), so rmmod is refused.
+ * Then the fence signals: the scheduler ends the job (-ESRCH) and frees it
+ * through the driver, and its references go. Without them that free ran
+ * on the freed device and scheduler (a KASAN report on this kernel), or in
+ * an unloaded module.
+ */
+TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
+{
+	long long idle, parked, refs = -1;
+	int tl, fence, status, i;
+	pid_t pid;
+
+	/* the earlier tests' last jobs may still be being freed */
+	for (i = 0; i < 500 && (idle = module_refs()) > 0; i++)
+		usleep(10000);
+	ASSERT_EQ(0, idle) TH_LOG("module references with nothing open: %lld", idle);
+	tl = sw_sync_point(_metadata, &fence);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct drm_fdif_sync in = { 0 };
+		struct fdif_job_bos j;
+		struct drm_fdif_job job;
+		int cfd = fdif_open();
+
+		if (cfd < 0 || fdif_job_bos_new(cfd, &j) ||
+		    fdif_load_picture("astronaut", j.pic.map))
+			_exit(1);
+		in.handle = syncobj_from_sync_file(cfd, fence);
+		if (!in.handle)
+			_exit(2);
+		fdif_job_init(&job, &j);
+		job.in_sync_count = 1;
+		job.in_syncs = (uintptr_t)&in;
+		if (fdif_submit_one(cfd, &job))
+			_exit(3);
+		/* exit with the job queued: the file closes in exit() */
+		_exit(0);
+	}
+	close(fence);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("child: status 0x%x", status);
+	/* the file is gone, the job is parked on the sw_sync point */
+	parked = module_refs();
+	EXPECT_EQ(idle + 1, parked) TH_LOG("module references: %lld idle, %lld with the job",
+					   idle, parked);
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+	ASSERT_TRUE(wait_node(0));
+	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a job alive");
+	ASSERT_EQ(0, access(FDIF_REFCNT, F_OK));
+
+	ASSERT_EQ(0, sw_sync_signal(tl));
+	for (i = 0; i < 500; i++) {
+		refs = module_refs();
+		if (refs == idle)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(idle, refs) TH_LOG("module references 5 s after the job's fence signalled");
+	close(tl);
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+	TH_LOG("a parked job held the module (%lld references) across an unbind; "
+	       "released when its fence signalled", parked);
+}
+
+/*
+ * A job whose in-sync is a failed job's out-sync must not run (issue 25,
+ * 4), even in the window where the scheduler has given back the failed
+ * job's credit, so the next job may start, but has not yet set the error
+ * of its finished fence. fdif_delay stalls drm_sched_fence_finished() to
+ * hold that window open (in the interrupt of the failed job, on one CPU).
+ * The waiting job's second in-sync, a sw_sync point, is signalled inside
+ * it, so the scheduler looks at that job then. The waiting job is on the
+ * same file (an in-sync from its own entity, which the scheduler drops as
+ * a dependency) and on another file (which, pipelined, only waited for
+ * the failed job to start). Both must end with -ECANCELED.
+ */
+TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
+{
+	enum { STALL_MS = 600, SIGNAL_MS = 300 };
+	uint64_t st_start[MAX_STALLS], st_end[MAX_STALLS];
+	int other, hit = 0;
+	char cmd[160];
+
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=drm_sched_fence_finished owner=gpu_sched delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+	for (other = 0; other < 2; other++) {
+		struct drm_fdif_sync out = { 0 }, in[2] = { { 0 }, { 0 } };
+		struct drm_fdif_job a, b;
+		struct fdif_job_bos ja;
+		struct fdif_bo res_b;
+		struct drm_fdif_result_header *r;
+		int fa = fdif_open(), fb, tl, fence, st, n, k;
+		int64_t submitted, signalled;
+
+		ASSERT_GE(fa, 0);
+		fb = other ? fdif_open() : fa;
+		ASSERT_GE(fb, 0);
+		ASSERT_EQ(0, fdif_job_bos_new(fa, &ja));
+		ASSERT_EQ(0, fdif_load_picture("astronaut", ja.pic.map));
+		ASSERT_EQ(0, fdif_syncobj_create(fa, 0, &out.handle));
+		in[0].handle = out.handle;
+		if (other) {	/* the syncobj, shared with the other file */
+			struct drm_syncobj_handle h = { .handle = out.handle };
+
+			ASSERT_EQ(0, fdif_ioctl(fa, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h));
+			h.handle = 0;
+			ASSERT_EQ(0, fdif_ioctl(fb, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h));
+			close(h.fd);
+			in[0].handle = h.handle;
+		}
+		tl = sw_sync_point(_metadata, &fence);
+		in[1].handle = syncobj_from_sync_file(fb, fence);
+		ASSERT_NE(0, in[1].handle);
+		close(fence);
+
+		/* A ends with ERR; B, on the same picture, would find the face */
+		fdif_job_init(&a, &ja);
+		a.roi = face_roi;
+		a.out_sync_count = 1;
+		a.out_syncs = (uintptr_t)&out;
+		a.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_bo_new(fb, ja.caps.layout.size, &res_b));
+		memset(res_b.map, 0xa5, res_b.size);
+		if (other) {	/* B's picture and work area on its own file */
+			struct fdif_job_bos jb;
+
+			ASSERT_EQ(0, fdif_job_bos_new(fb, &jb));
+			ASSERT_EQ(0, fdif_load_picture("astronaut", jb.pic.map));
+			fdif_job_init(&b, &jb);
+		} else {
+			fdif_job_init(&b, &ja);
+		}
+		b.result_handle = res_b.handle;
+		b.roi = face_roi;
+		b.in_sync_count = 2;
+		b.in_syncs = (uintptr_t)in;
+		b.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_ERR, 1));
+		submitted = fdif_now_ns();
+		ASSERT_EQ(0, fdif_submit_one(fa, &a));
+		ASSERT_EQ(0, fdif_submit_one(fb, &b));
+		usleep(SIGNAL_MS * 1000);
+		signalled = fdif_now_ns();
+		ASSERT_EQ(0, sw_sync_signal(tl));
+
+		EXPECT_EQ(-EIO, fence_wait(a.fence_fd, WAIT_NS));
+		st = fence_wait(b.fence_fd, WAIT_NS);
+		r = res_b.map;
+		EXPECT_EQ(-ECANCELED, st) TH_LOG("%s file: the waiting job's fence %d",
+						 other ? "another" : "the same", st);
+		EXPECT_EQ(-ECANCELED, r->status);
+		EXPECT_EQ(0, r->count);
+
+		/* the point was signalled inside the stall of A's interrupt */
+		n = read_stalls(st_start, st_end);
+		for (k = 0; k < n; k++)
+			if ((int64_t)st_start[k] > submitted)
+				TH_LOG("stall from %lld to %lld ms after the submit",
+				       ((int64_t)st_start[k] - submitted) / 1000000,
+				       ((int64_t)st_end[k] - submitted) / 1000000);
+		for (k = 0; k < n; k++)
+			if ((int64_t)st_start[k] < signalled && (int64_t)st_end[k] > signalled)
+				break;
+		hit += k < n;
+		TH_LOG("%s file: the waiting job ended with %d; signalled %lld ms after the submit, %s a stall",
+		       other ? "another" : "the same", st, (signalled - submitted) / 1000000,
+		       k < n ? "inside" : "outside");
+
+		close(a.fence_fd);
+		close(b.fence_fd);
+		close(tl);
+		fdif_bo_free(fb, &res_b);
+		if (other)
+			close(fb);
+		fdif_job_bos_free(fa, &ja);
+		close(fa);
+	}
+	/* TCG's timing may spoil one variant's window, not both */
+	EXPECT_GE(hit, 1);
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+}
+
 /* timeout_ms=0 would time every job out at once: refused at load */
 TEST(timeout_ms_zero_refused)
 {
-	ASSERT_EQ(0, system("rmmod fdif"));
+	ASSERT_EQ(0, unload_driver());
 	ASSERT_TRUE(wait_node(0));
 	EXPECT_NE(0, system("modprobe fdif timeout_ms=0 2>/dev/null"));
 	EXPECT_NE(0, access("/dev/accel/accel0", F_OK));

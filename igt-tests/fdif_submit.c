@@ -384,6 +384,17 @@ TEST_F(job, invalid_syncs)
 	job.out_syncs = (uintptr_t)sync;
 	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
 	sync[0].flags = 0;
+	/* the reserved word, in an in-sync and an out-sync */
+	sync[0].mbz = 1;
+	job = self->job;
+	job.in_sync_count = 1;
+	job.in_syncs = (uintptr_t)sync;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	job = self->job;
+	job.out_sync_count = 1;
+	job.out_syncs = (uintptr_t)sync;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	sync[0].mbz = 0;
 	job = self->job;
 	job.in_syncs = (uintptr_t)sync;
 	job.in_sync_count = max + 1;
@@ -901,7 +912,7 @@ TEST_F(job, fence_fd_out)
 
 TEST_F(job, out_syncs)
 {
-	struct drm_fdif_sync out[2] = { { 0 }, { 0, 0, 5 } };
+	struct drm_fdif_sync out[2] = { { 0 }, { .point = 5 } };
 	uint32_t bin, tl;
 
 	ASSERT_EQ(0, fdif_syncobj_create(self->fd, 0, &bin));
@@ -996,8 +1007,8 @@ TEST_F(job, in_sync_without_fence)
  */
 TEST_F(job, in_sync_timeline_points)
 {
-	struct drm_fdif_sync out = { 0, 0, 3 };
-	struct drm_fdif_sync in[3] = { { 0, 0, 3 }, { 0, 0, 2 }, { 0, 0, 4 } };
+	struct drm_fdif_sync out = { .point = 3 };
+	struct drm_fdif_sync in[3] = { { .point = 3 }, { .point = 2 }, { .point = 4 } };
 	struct fdif_job_bos j2;
 	struct drm_fdif_job waiter[3];
 	uint64_t t0, t;
@@ -1047,24 +1058,6 @@ TEST_F(job, in_sync_timeline_points)
 	fdif_syncobj_destroy(self->fd, tl);
 }
 
-/* The first dma-heap that is not the system heap: the CMA one, or -errno. */
-static int cma_heap_alloc(size_t len)
-{
-	char name[256] = "";
-	struct dirent *de;
-	DIR *d = opendir("/dev/dma_heap");
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "system"))
-			continue;
-		snprintf(name, sizeof(name), "%s", de->d_name);
-		break;
-	}
-	closedir(d);
-	return name[0] ? fdif_dma_heap_alloc(name, len) : -ENOENT;
-}
 
 /*
  * The fixture's job on the picture at @offset / @stride in the dma-buf
@@ -1102,7 +1095,7 @@ TEST_F(job, picture_from_foreign_dmabuf)
 	struct dma_buf_sync sync = { .flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE };
 	size_t len = FDIF_PIC_SIZE + 4096;
 	void *map;
-	int buf = cma_heap_alloc(len);
+	int buf = fdif_cma_heap_alloc(len);
 
 	ASSERT_GE(buf, 0) TH_LOG("no CMA dma-heap (CONFIG_DMABUF_HEAPS_CMA): %d", buf);
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, buf, 0);

@@ -47,6 +47,25 @@ int fdif_dma_heap_alloc(const char *heap, size_t len)
 	return ret;
 }
 
+/* The first dma-heap that is not the system heap: the CMA one, or -errno. */
+int fdif_cma_heap_alloc(size_t len)
+{
+	char name[256] = "";
+	struct dirent *de;
+	DIR *d = opendir("/dev/dma_heap");
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "system"))
+			continue;
+		snprintf(name, sizeof(name), "%s", de->d_name);
+		break;
+	}
+	closedir(d);
+	return name[0] ? fdif_dma_heap_alloc(name, len) : -ENOENT;
+}
+
 /*
  * The fdif device the single-device tests use: the instance at FDIF_EMU_BASE,
  * whose test registers fdif_emu_*() drive, else the one at the lowest
@@ -158,7 +177,7 @@ int fdif_caps_get(int fd, struct fdif_caps *caps)
 	return ret;
 }
 
-int fdif_bo_create(int fd, size_t size, uint32_t *handle)
+int fdif_bo_create(int fd, uint64_t size, uint32_t *handle)
 {
 	struct drm_fdif_bo_create c = { .size = size };
 	int ret = fdif_ioctl(fd, DRM_IOCTL_FDIF_BO_CREATE, &c);

@@ -67,6 +67,8 @@ int fdif_open(void);
 int fdif_ioctl(int fd, unsigned long request, void *arg);
 /* @len bytes from /dev/dma_heap/@heap: the dma-buf fd, or -errno. */
 int fdif_dma_heap_alloc(const char *heap, size_t len);
+/* @len bytes from the first dma-heap that is not the system heap (CMA's). */
+int fdif_cma_heap_alloc(size_t len);
 
 /*
  * DRM_IOCTL_FDIF_QUERY of @type into @buf (@size bytes; NULL: the size
@@ -86,7 +88,7 @@ static inline const void *fdif_list_entry(const struct drm_fdif_query_list *l,
 }
 int fdif_caps_get(int fd, struct fdif_caps *caps);
 
-int fdif_bo_create(int fd, size_t size, uint32_t *handle);
+int fdif_bo_create(int fd, uint64_t size, uint32_t *handle);
 int fdif_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
 int fdif_bo_new(int fd, size_t size, struct fdif_bo *bo);
 void fdif_bo_free(int fd, struct fdif_bo *bo);

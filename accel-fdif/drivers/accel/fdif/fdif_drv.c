@@ -216,14 +216,14 @@ static int fdif_runtime_suspend(struct device *dev)
  * A reset that fails here must not fail the resume: the PM core would
  * latch the error (power.runtime_error) and refuse every later resume with
  * -EINVAL, so every submit and debugfs read would fail until a rebind. The
- * device counts as powered but failed instead: jobs end with -EIO until a
- * reset completes, at the next resume or after a job's timeout.
+ * device counts as powered but failed instead: run_job tries the reset
+ * again for each job, and fails the job with -EIO if it does not complete.
  */
 static int fdif_runtime_resume(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
 
-	WRITE_ONCE(fdev->hw_failed, fdif_hw_init(fdev) != 0);
+	fdif_hw_init(fdev);
 	return 0;
 }
 
@@ -275,7 +275,27 @@ static struct platform_driver fdif_platform_driver = {
 		.pm = pm_ptr(&fdif_pm_ops),
 	},
 };
-module_platform_driver(fdif_platform_driver);
+
+static int __init fdif_init(void)
+{
+	int ret;
+
+	ret = fdif_job_init();
+	if (ret)
+		return ret;
+	ret = platform_driver_register(&fdif_platform_driver);
+	if (ret)
+		fdif_job_exit();
+	return ret;
+}
+module_init(fdif_init);
+
+static void __exit fdif_exit(void)
+{
+	platform_driver_unregister(&fdif_platform_driver);
+	fdif_job_exit();
+}
+module_exit(fdif_exit);
 
 MODULE_AUTHOR("The fdif developers");
 MODULE_DESCRIPTION("TI OMAP4 Face Detection module (FDIF) accel driver");

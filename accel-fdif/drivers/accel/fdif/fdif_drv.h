@@ -15,6 +15,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "fdif_gen.h"
+#include "fdif_job.h"
 
 struct dma_buf_attachment;
 struct fdif_job;
@@ -62,6 +63,11 @@ struct fdif_stats {
  * @job_lock: protects @active between the IRQ and the timeout handler
  * @active: the job on the hardware, or NULL
  * @hw_failed: the last soft reset did not complete: start no job
+ * @held: BOs of the job a failed reset was meant to stop, by role (under
+ *	@job_lock): the module may still use them, so they are not freed
+ *	until a reset completes
+ * @holding: whether @held has any
+ * @held_work: drops @held once a reset completed
  * @suspended: system sleep parked the scheduler (under @reset_lock)
  * @reset_lock: serialises the timeout handler, the reset it does and
  *	fdif_job_abort_active() on unbind, so that exactly one of them ends
@@ -84,6 +90,9 @@ struct fdif_device {
 	struct fdif_job *active;
 
 	bool hw_failed;
+	struct drm_gem_object *held[FDIF_BO_COUNT];
+	bool holding;
+	struct work_struct held_work;
 	bool suspended;
 	struct mutex reset_lock;	/* timeout, reset, remove and suspend */
 
@@ -135,6 +144,8 @@ int fdif_ioctl_query(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 
 /* fdif_job.c */
+int fdif_job_init(void);
+void fdif_job_exit(void);
 int fdif_hw_init(struct fdif_device *fdev);
 void fdif_hw_reset(struct fdif_device *fdev);
 irqreturn_t fdif_irq(int irq, void *arg);

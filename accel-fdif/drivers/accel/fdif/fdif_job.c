@@ -72,26 +72,78 @@ static const struct dma_fence_ops fdif_fence_ops = {
  * @fdev: the device, powered
  *
  * Discards anything the hardware was doing. Called at runtime resume and
- * after a fault.
+ * after a fault. Until a reset completes, no job is started (run_job tries
+ * once more, then fails them with -EIO); once one does, the BOs a failed
+ * one kept are let go.
  *
  * Return: 0 or -ETIMEDOUT if the reset does not complete.
  */
 int fdif_hw_init(struct fdif_device *fdev)
 {
-	return fdev->gen->ops->hw_init(fdev);
+	int ret = fdev->gen->ops->hw_init(fdev);
+
+	WRITE_ONCE(fdev->hw_failed, ret != 0);
+	if (!ret && READ_ONCE(fdev->holding))
+		queue_work(system_wq, &fdev->held_work);
+	return ret;
 }
 
 /**
  * fdif_hw_reset() - soft-reset the module after a fault
  * @fdev: the device, powered, no job on it
- *
- * Until a reset completes (here or at the next runtime resume), no job is
- * started: run_job fails them with -EIO.
  */
 void fdif_hw_reset(struct fdif_device *fdev)
 {
 	atomic64_inc(&fdev->stats.resets);
-	WRITE_ONCE(fdev->hw_failed, fdif_hw_init(fdev) != 0);
+	fdif_hw_init(fdev);
+}
+
+/*
+ * Reset the module that was running @job. If the reset fails, the module
+ * may still be running it, reading its picture and writing its work area:
+ * its BOs stay with the device, so that their memory is not reused, until
+ * a reset completes. BOs still held from an earlier failure go to the job
+ * instead, to be freed with it: this job ran, so a reset completed since.
+ */
+static void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
+{
+	unsigned long flags;
+	u32 i;
+
+	fdif_hw_reset(fdev);
+	if (!READ_ONCE(fdev->hw_failed))
+		return;
+	spin_lock_irqsave(&fdev->job_lock, flags);
+	for (i = 0; i < FDIF_BO_COUNT; i++)
+		swap(fdev->held[i], job->bos[i]);
+	WRITE_ONCE(fdev->holding, true);
+	spin_unlock_irqrestore(&fdev->job_lock, flags);
+}
+
+/*
+ * Let go of the BOs a failed reset kept: once a reset has completed (not
+ * if another failed since), or when the device goes (@force).
+ */
+static void fdif_held_release(struct fdif_device *fdev, bool force)
+{
+	struct drm_gem_object *bos[FDIF_BO_COUNT] = { };
+	u32 i;
+
+	spin_lock_irq(&fdev->job_lock);
+	if (force || !READ_ONCE(fdev->hw_failed)) {
+		for (i = 0; i < FDIF_BO_COUNT; i++)
+			swap(bos[i], fdev->held[i]);
+		WRITE_ONCE(fdev->holding, false);
+	}
+	spin_unlock_irq(&fdev->job_lock);
+	for (i = 0; i < FDIF_BO_COUNT; i++)
+		if (bos[i])
+			drm_gem_object_put(bos[i]);
+}
+
+static void fdif_held_work(struct work_struct *work)
+{
+	fdif_held_release(container_of(work, struct fdif_device, held_work), false);
 }
 
 /**
@@ -99,19 +151,35 @@ void fdif_hw_reset(struct fdif_device *fdev)
  * @irq: the interrupt
  * @arg: the device
  *
- * Return: IRQ_NONE if the module had nothing to say (a spurious interrupt).
+ * A job holds a runtime PM reference from submit to free, so its interrupt
+ * comes while the device is active. One that comes while it is suspended
+ * (latched as it went idle, or spurious) must not touch the module: its
+ * clocks may be cut, and on OMAP4 a register access is then a bus error.
+ * Where runtime PM is disabled (system sleep, or no CONFIG_PM), the device
+ * is powered unless it was suspended before.
+ *
+ * Return: IRQ_NONE if the module had nothing to say (a spurious interrupt)
+ * or was not powered.
  */
 irqreturn_t fdif_irq(int irq, void *arg)
 {
 	struct fdif_device *fdev = arg;
-	u32 events = fdev->gen->ops->irq_events(fdev);
+	struct device *dev = fdev->drm.dev;
+	int active = pm_runtime_get_if_active(dev);
+	u32 events;
 
-	if (!events) {
+	if (!active || (active < 0 && pm_runtime_status_suspended(dev))) {
 		atomic64_inc(&fdev->stats.spurious_irqs);
 		return IRQ_NONE;
 	}
-	fdif_job_done(fdev, events);
-	return IRQ_HANDLED;
+	events = fdev->gen->ops->irq_events(fdev);
+	if (events)
+		fdif_job_done(fdev, events);
+	else
+		atomic64_inc(&fdev->stats.spurious_irqs);
+	if (active > 0)
+		pm_runtime_put_autosuspend(dev);	/* asynchronous */
+	return events ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /*
@@ -142,9 +210,60 @@ static void fdif_pm_idle(struct fdif_device *fdev)
 	pm_runtime_put_autosuspend(fdev->drm.dev);
 }
 
+/*
+ * Jobs end their lives on this queue, which module exit destroys: see
+ * fdif_job_release().
+ */
+static struct workqueue_struct *fdif_release_wq;
+
+/**
+ * fdif_job_alloc() - a new job, holding its device and the module
+ * @fdev: the device, from an ioctl of an open file (which pins both)
+ *
+ * A job can outlive its file, the unbind of its device and the last open
+ * file: the scheduler ends a closed file's queued jobs only once their
+ * dependencies, maybe another driver's fences, have signalled, and then
+ * calls fdif_free_job() and writes the device's counters. So a job holds
+ * a reference to the drm_device (its scheduler and counters) and to the
+ * module (the scheduler's ops and our fence ops).
+ *
+ * Return: the job, zeroed but for @fdev, or NULL.
+ */
+struct fdif_job *fdif_job_alloc(struct fdif_device *fdev)
+{
+	struct fdif_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	job->fdev = fdev;
+	drm_dev_get(&fdev->drm);
+	__module_get(THIS_MODULE);
+	return job;
+}
+
+/*
+ * The last of a job: its device and module references. Not dropped where
+ * fdif_job_free() runs: the last device reference there, in the
+ * scheduler's free work, would have drm_sched_fini() wait for that work
+ * itself; and code of the module must not run after module_put() unless
+ * something waits for it: fdif_job_exit() destroys this queue, which waits
+ * until this function has returned.
+ */
+static void fdif_job_release(struct work_struct *work)
+{
+	struct fdif_job *job = container_of(work, struct fdif_job, release_work);
+	struct fdif_device *fdev = job->fdev;
+
+	kfree(job);
+	drm_dev_put(&fdev->drm);
+	module_put(THIS_MODULE);
+}
+
 /**
  * fdif_job_free() - release a job and what it holds
  * @job: the job, from the submit ioctl (maybe half set up) or the scheduler
+ *
+ * Its device and module references go last, from a work item.
  */
 void fdif_job_free(struct fdif_job *job)
 {
@@ -164,7 +283,30 @@ void fdif_job_free(struct fdif_job *job)
 		kfree(job->hw_fence);
 	if (job->ffile)
 		fdif_file_put(job->ffile);
-	kfree(job);
+	INIT_WORK(&job->release_work, fdif_job_release);
+	queue_work(fdif_release_wq, &job->release_work);
+}
+
+/**
+ * fdif_job_init() - set up what jobs need for the module's lifetime
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int fdif_job_init(void)
+{
+	fdif_release_wq = alloc_workqueue("fdif-release", WQ_UNBOUND, 0);
+	return fdif_release_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * fdif_job_exit() - wait for the last jobs' release, at module exit
+ *
+ * No job is left (each holds the module), but the release of the last one
+ * may still be returning from module_put().
+ */
+void fdif_job_exit(void)
+{
+	destroy_workqueue(fdif_release_wq);
 }
 
 /*
@@ -217,7 +359,7 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 	if (events & FDIF_EV_ERROR) {
 		atomic64_inc(&fdev->stats.errors);
 		/* the module stopped in an unknown state: start over */
-		fdif_hw_reset(fdev);
+		fdif_reset_from(fdev, job);
 		fdif_job_signal(job, -EIO, 0);
 	} else {
 		atomic64_inc(&fdev->stats.completed);
@@ -252,6 +394,32 @@ void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 }
 
 /*
+ * The error of in-sync @fence, which has signalled or is a job of this
+ * device that has left the hardware. drm_sched_job_done() gives back the
+ * credit (and so lets the next job run) before it sets the error of the
+ * finished fence, and the scheduler drops an in-sync from the job's own
+ * entity as a dependency: for a job of ours, the hardware fence (which got
+ * its error before it signalled) is what tells. Jobs of other entities
+ * are waited for to the end (DRM_SCHED_FENCE_DONT_PIPELINE, set at
+ * submit), so one the scheduler kills has its error too.
+ */
+static int fdif_in_fence_error(struct fdif_device *fdev, struct dma_fence *fence)
+{
+	struct drm_sched_fence *s_fence;
+	struct dma_fence *parent;
+
+	fence = dma_fence_chain_contained(fence);
+	s_fence = to_drm_sched_fence(fence);
+	if (s_fence && s_fence->sched == &fdev->sched) {
+		/* pairs with drm_sched_fence_set_parent()'s smp_store_release() */
+		parent = smp_load_acquire(&s_fence->parent);
+		if (parent && parent->error)
+			return parent->error;
+	}
+	return fence->error;
+}
+
+/*
  * A job whose in-sync fence failed does not run: it works on what that
  * job did not produce. Its dependencies have all signalled by now.
  */
@@ -260,7 +428,7 @@ static int fdif_job_deps_error(struct fdif_job *job)
 	u32 i;
 
 	for (i = 0; i < job->num_in_fences; i++)
-		if (dma_fence_chain_contained(job->in_fences[i])->error < 0)
+		if (fdif_in_fence_error(job->fdev, job->in_fences[i]) < 0)
 			return -ECANCELED;
 	return 0;
 }
@@ -286,8 +454,17 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	if (!err && !drm_dev_enter(&fdev->drm, &idx))
 		err = -ENODEV;	/* unplugged: fail what is still queued */
 	if (!err && READ_ONCE(fdev->hw_failed)) {
-		drm_dev_exit(idx);
-		err = -EIO;	/* the module did not come out of reset */
+		/*
+		 * The last reset did not complete. A device kept busy is never
+		 * runtime-suspended, so the next resume's reset may not come
+		 * soon: try once more here (a bounded, atomic poll) before
+		 * failing the job.
+		 */
+		fdif_hw_reset(fdev);
+		if (READ_ONCE(fdev->hw_failed)) {
+			drm_dev_exit(idx);
+			err = -EIO;	/* the module did not come out of reset */
+		}
 	}
 	if (err) {
 		/* cancelled, or no hardware to run it on */
@@ -337,8 +514,8 @@ static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
 	atomic64_inc(&fdev->stats.timeouts);
 	drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
 		job->seqno);
-	fdif_hw_reset(fdev);
 	fdif_take_active(fdev);
+	fdif_reset_from(fdev, job);
 	fdif_job_signal(job, -ETIMEDOUT, 0);
 }
 
@@ -475,22 +652,18 @@ static const struct drm_sched_backend_ops fdif_sched_ops = {
 
 static void fdif_sched_fini(struct drm_device *drm, void *arg)
 {
-	struct drm_gpu_scheduler *sched = &to_fdif_device(drm)->sched;
-	struct drm_sched_job *s_job, *tmp;
+	struct fdif_device *fdev = to_fdif_device(drm);
+	struct drm_gpu_scheduler *sched = &fdev->sched;
 
-	drm_sched_fini(sched);
 	/*
-	 * 6.12's drm_sched_fini() stops the free work and leaves the jobs
-	 * still on the pending list to the driver. This runs when the last
-	 * reference to the unplugged device goes: every such job has ended
-	 * (fdif_job_abort_active() ended the one on the hardware), only its
-	 * free work had not run yet.
+	 * This runs when the last reference to the unplugged device goes:
+	 * every job holds one (fdif_job_alloc()), so none is left here.
 	 */
-	list_for_each_entry_safe(s_job, tmp, &sched->pending_list, list) {
-		drm_WARN_ON(drm, !dma_fence_is_signaled(&s_job->s_fence->finished));
-		list_del_init(&s_job->list);
-		fdif_free_job(s_job);
-	}
+	drm_WARN_ON(drm, !list_empty(&sched->pending_list));
+	drm_sched_fini(sched);
+	/* the device is gone: no module is left to use what a reset kept */
+	cancel_work_sync(&fdev->held_work);
+	fdif_held_release(fdev, true);
 }
 
 /**
@@ -515,6 +688,7 @@ int fdif_sched_init(struct fdif_device *fdev)
 	int ret;
 
 	fdev->fence_context = dma_fence_context_alloc(1);
+	INIT_WORK(&fdev->held_work, fdif_held_work);
 	ret = drm_sched_init(&fdev->sched, &args);
 	if (ret)
 		return ret;
@@ -536,7 +710,7 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 	cookie = dma_fence_begin_signalling();
 	job = fdif_take_active(fdev);
 	if (job) {
-		fdif_hw_reset(fdev);
+		fdif_reset_from(fdev, job);
 		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, -ENODEV, 0);
 	}

@@ -10,6 +10,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/ktime.h>
+#include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -30,7 +31,7 @@ enum fdif_bo_role {
 /**
  * struct fdif_job - one detection
  * @base: the scheduler's job
- * @fdev: the device
+ * @fdev: the device (referenced, and the module with it)
  * @ffile: the file it came from (referenced)
  * @bos: its BOs by &enum fdif_bo_role (referenced)
  * @result: kernel address of its result region (header, then objects)
@@ -44,6 +45,7 @@ enum fdif_bo_role {
  * @in_fences: the fences of its in-syncs (referenced), to see at run time
  *	whether one failed
  * @num_in_fences: entries in @in_fences
+ * @release_work: drops the device and module references, last
  */
 struct fdif_job {
 	struct drm_sched_job base;
@@ -60,6 +62,7 @@ struct fdif_job {
 	ktime_t start;
 	struct dma_fence **in_fences;
 	u32 num_in_fences;
+	struct work_struct release_work;
 };
 
 static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
@@ -67,6 +70,7 @@ static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
 	return container_of(job, struct fdif_job, base);
 }
 
+struct fdif_job *fdif_job_alloc(struct fdif_device *fdev);
 void fdif_job_free(struct fdif_job *job);
 void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb);
 

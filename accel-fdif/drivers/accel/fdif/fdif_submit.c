@@ -9,6 +9,7 @@
  */
 
 #include <linux/dma-fence-chain.h>
+#include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/pm_runtime.h>
@@ -68,7 +69,7 @@ static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
 
 /*
  * Look a BO up and check that @len bytes at @offset lie inside it, at an
- * address the 32-bit, @align-aligned address registers can take.
+ * @align-aligned address the generation's address registers can take.
  */
 static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 			  enum fdif_bo_role role, u32 handle, u32 offset,
@@ -86,7 +87,7 @@ static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 	    len > obj->size - offset)
 		return -EINVAL;
 	*addr = dma->dma_addr + offset;
-	if (*addr + len - 1 > U32_MAX)
+	if (*addr + len - 1 > DMA_BIT_MASK(job->fdev->gen->dma_bits))
 		return -EINVAL;
 	return 0;
 }
@@ -168,7 +169,7 @@ static int fdif_copy_in_syncs(struct drm_file *file, struct fdif_job *job,
 	for (i = 0; i < args->in_sync_count; i++) {
 		if (copy_from_user(&s, uptr + i, sizeof(s)))
 			return -EFAULT;
-		if (s.flags)
+		if (s.flags || s.mbz)
 			return -EINVAL;
 		/* no fence (yet) at that point: -EINVAL, as drm_syncobj says */
 		ret = drm_syncobj_find_fence(file, s.handle, s.point, 0, &fence);
@@ -214,7 +215,7 @@ static struct fdif_out_sync *fdif_copy_out_syncs(struct drm_file *file,
 			ret = -EFAULT;
 			break;
 		}
-		if (s.flags) {
+		if (s.flags || s.mbz) {
 			ret = -EINVAL;
 			break;
 		}
@@ -282,14 +283,13 @@ static int fdif_submit_prepare(struct drm_file *file,
 	if (ret)
 		return ret;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = fdif_job_alloc(fdev);
 	if (!job)
 		return -ENOMEM;
 	e->job = job;
 	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
 	if (!job->hw_fence)
 		return -ENOMEM;
-	job->fdev = fdev;
 	kref_get(&ffile->refcount);
 	job->ffile = ffile;
 
@@ -462,6 +462,12 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 	drm_sched_job_arm(&job->base);
 	/* ours: once pushed, the job may run and be freed at any time */
 	done = dma_fence_get(&job->base.s_fence->finished);
+	/*
+	 * Another file's job that waits for this one runs after it ended,
+	 * not once it started: it must see this job's error (a job whose
+	 * in-sync failed does not run, see fdif_run_job()).
+	 */
+	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &done->flags);
 	e->done = done;
 	job->seqno = seqno;
 	for (k = 0; k < FDIF_BO_COUNT; k++) {
@@ -473,7 +479,11 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	}
 	if (e->sync_file) {
-		/* not visible to anyone yet: swap the placeholder for the job */
+		/*
+		 * Not visible to anyone yet: swap the placeholder for the job.
+		 * sync_file_create() here could fail with the job armed, which
+		 * must be pushed, and the batch would be queued in part.
+		 */
 		dma_fence_put(e->sync_file->fence);
 		e->sync_file->fence = dma_fence_get(done);
 	}

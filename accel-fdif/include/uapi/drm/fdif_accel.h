@@ -398,11 +398,14 @@ struct drm_fdif_bo_wait {
  * @handle: the syncobj handle
  * @flags: must be zero
  * @point: timeline point; 0 for a binary syncobj
+ * @mbz: must be zero; room for what a future flag needs (a sync_file fd,
+ *	a deadline), as the array of these has no stride of its own
  */
 struct drm_fdif_sync {
 	__u32 handle;
 	__u32 flags;
 	__u64 point;
+	__u64 mbz;
 };
 
 /**
