@@ -58,6 +58,16 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	rm -f "$FDIF_CACHE/.apt-updated"
 fi
 apt_ensure "${GUEST_ARM64_PKGS[@]}"
+# the same for the 32-bit build of the uAPI, library and CLI suites (armhf,
+# as OMAP4 boards run them; the arm64 kernel runs them through COMPAT)
+GUEST_ARMHF_PKGS=(gcc-arm-linux-gnueabihf file libdrm-dev:armhf libpng-dev:armhf
+	libjpeg62-turbo-dev:armhf zlib1g-dev:armhf libjson-c-dev:armhf)
+if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+	progress "enabling the armhf architecture in dpkg (for 32-bit guest packages)"
+	as_root dpkg --add-architecture armhf
+	rm -f "$FDIF_CACHE/.apt-updated"
+fi
+apt_ensure "${GUEST_ARMHF_PKGS[@]}"
 
 [ -n "$cmd" ] || data=1	# the test suites read the test pictures
 if [ -n "$data" ]; then
@@ -97,6 +107,24 @@ fi
 ninja -C "$gb" >/dev/null || ninja -C "$gb"
 tb="$gb/igt-tests"
 
+progress "building the guest side for armhf: 32-bit uAPI, library and CLI suites"
+hb="$FDIF_BUILD/guest-armhf"
+# 32-bit ARM uAPI headers (asm/), outside the source tree for meson
+hdr="$FDIF_CACHE/kernel/armhf-headers-$(basename "$ksrc")"
+make -s -C "$ksrc" O="$hdr" ARCH=arm headers_install >/dev/null ||
+	die "run-guest.sh: ARCH=arm headers_install failed"
+if [ ! -f "$hb/build.ninja" ]; then
+	meson setup "$hb" "$FDIF_ROOT" -Dguest=true \
+		--cross-file "$FDIF_ROOT/igt-tests/harness/armhf.ini" \
+		-Dkernel_headers="$hdr/usr/include" \
+		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null ||
+		die "run-guest.sh: meson setup of $hb failed (see its meson-logs)"
+else
+	meson configure "$hb" -Dkernel_headers="$hdr/usr/include" \
+		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+fi
+ninja -C "$hb" >/dev/null || ninja -C "$hb"
+
 progress "packing the initramfs"
 root="$FDIF_BUILD/guest-root"
 rm -rf "$root" && mkdir -p "$root"/{bin,lib/modules,tests,data,proc,sys,dev,tmp,mnt}
@@ -125,6 +153,17 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_mult
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
+# the 32-bit suites, counted as their own result files (NAME.armhf.tap)
+for t in fdif_query fdif_bo fdif_submit fdif_lib; do
+	guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
+done
+mkdir -p "$root/bin/armhf"
+guest_file "$hb/libfdif-drm/fdif-detect" "$root/bin/armhf/"
+file -b "$root/bin/armhf/fdif-detect" | grep -q '^ELF 32-bit.*ARM' ||
+	die "run-guest.sh: the armhf fdif-detect is not a 32-bit ARM program"
+printf '#!/bin/sh\n# fdif_cli with the armhf fdif-detect\nPATH=/bin/armhf:$PATH exec sh /tests/fdif_cli\n' \
+	> "$root/tests/fdif_cli.armhf"
+chmod +x "$root/tests/fdif_cli.armhf"
 mkdir -p "$root/stress"
 guest_file "$tb/fdif_stress" "$root/stress/"
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
