@@ -355,45 +355,40 @@ TEST_F(job, invalid_submit_args)
 	check_nothing_queued(_metadata, self);
 }
 
-TEST_F(job, invalid_syncs)
+/* The job, with @sync as its one in-sync, then as its one out-sync. */
+static void expect_sync_refused(struct __test_metadata *_metadata,
+				FIXTURE_DATA(job) *self, struct drm_fdif_sync *sync,
+				int err)
 {
-	struct drm_fdif_sync sync[65] = { { .handle = 4242 } };
 	struct drm_fdif_job job = self->job;
-	uint32_t obj, i, max = self->j.caps.dev.max_syncs;
 
-	ASSERT_LE(max, 64);
 	job.in_sync_count = 1;
 	job.in_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-ENOENT, fdif_submit_one(self->fd, &job));
+	EXPECT_EQ(err, fdif_submit_one(self->fd, &job));
 	job = self->job;
 	job.out_sync_count = 1;
 	job.out_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-ENOENT, fdif_submit_one(self->fd, &job));
+	EXPECT_EQ(err, fdif_submit_one(self->fd, &job));
+}
+
+TEST_F(job, invalid_syncs)
+{
+	struct drm_fdif_sync sync[65] = { { .handle = 4242 } };
+	struct drm_fdif_job job;
+	uint32_t obj, i, max = self->j.caps.dev.max_syncs;
+
+	ASSERT_LE(max, 64);
+	expect_sync_refused(_metadata, self, sync, -ENOENT);
 
 	ASSERT_EQ(0, fdif_syncobj_create(self->fd, DRM_SYNCOBJ_CREATE_SIGNALED, &obj));
 	for (i = 0; i < ARRAY_SIZE(sync); i++)
 		sync[i] = (struct drm_fdif_sync){ .handle = obj };
+	/* flags, then the reserved word */
 	sync[0].flags = 1;
-	job = self->job;
-	job.in_sync_count = 1;
-	job.in_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
-	/* and an out-sync's flags */
-	job = self->job;
-	job.out_sync_count = 1;
-	job.out_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	expect_sync_refused(_metadata, self, sync, -EINVAL);
 	sync[0].flags = 0;
-	/* the reserved word, in an in-sync and an out-sync */
 	sync[0].mbz = 1;
-	job = self->job;
-	job.in_sync_count = 1;
-	job.in_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
-	job = self->job;
-	job.out_sync_count = 1;
-	job.out_syncs = (uintptr_t)sync;
-	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	expect_sync_refused(_metadata, self, sync, -EINVAL);
 	sync[0].mbz = 0;
 	job = self->job;
 	job.in_syncs = (uintptr_t)sync;
