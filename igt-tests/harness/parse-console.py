@@ -79,7 +79,7 @@ def main():
     checks = []          # (ok, description)
     files = []
     cur, name, body = None, None, []
-    splats, dmesg, in_dmesg = [], [], False
+    splats, dmesg, in_dmesg, standby = [], [], False, []
     done = False
     cmd_mode = any(l.startswith("@@FDIF-CMD-BEGIN") for l in lines)
     for line in lines:
@@ -113,6 +113,10 @@ def main():
         if cur:
             body.append(line)
             continue
+        m = re.match(r"^@@FDIF-STANDBY (\S+) (\S+)", line)
+        if m:
+            standby.append((m.group(1), m.group(2)))
+            continue
         if line.startswith("@@FDIF-SPLAT"):
             splats.append(line[len("@@FDIF-SPLAT "):])
         elif line.startswith("@@FDIF-ERROR"):
@@ -129,6 +133,11 @@ def main():
         checks.append((any(os.path.basename(p).startswith("kunit-") for p in files),
                        "the guest reported KUnit results"))
     checks.append((done, "the guest ran to its end"))
+    touched = ["%s: %s" % (n, v) for n, v in standby if not re.match(r"^0x0+$", v)]
+    checks.append((bool(standby) and not touched,
+                   "the driver touched no module in standby (%s)" %
+                   (", ".join(touched) if touched else
+                    "%d emulated FDIFs: 0 accesses" % len(standby))))
     checks.append((not splats, "dmesg has no splat"))
     with open(os.path.join(out, "dmesg.txt"), "w") as f:
         f.write("\n".join(dmesg) + "\n")
