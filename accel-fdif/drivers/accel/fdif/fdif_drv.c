@@ -139,6 +139,7 @@ static int fdif_probe(struct platform_device *pdev)
 		return -ENODEV;
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
+	fdif_reset_init(fdev);
 	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
 	if (ret)
 		return ret;

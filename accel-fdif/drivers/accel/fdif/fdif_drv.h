@@ -143,11 +143,16 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 int fdif_ioctl_query(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 
+/* fdif_reset.c */
+void fdif_reset_init(struct fdif_device *fdev);
+void fdif_reset_fini(struct fdif_device *fdev);
+int fdif_hw_init(struct fdif_device *fdev);
+void fdif_hw_reset(struct fdif_device *fdev);
+void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job);
+
 /* fdif_job.c */
 int fdif_job_init(void);
 void fdif_job_exit(void);
-int fdif_hw_init(struct fdif_device *fdev);
-void fdif_hw_reset(struct fdif_device *fdev);
 irqreturn_t fdif_irq(int irq, void *arg);
 int fdif_sched_init(struct fdif_device *fdev);
 void fdif_job_abort_active(struct fdif_device *fdev);

@@ -68,85 +68,6 @@ static const struct dma_fence_ops fdif_fence_ops = {
 };
 
 /**
- * fdif_hw_init() - soft-reset the module and set it up for jobs
- * @fdev: the device, powered
- *
- * Discards anything the hardware was doing. Called at runtime resume and
- * after a fault. Until a reset completes, no job is started (run_job tries
- * once more, then fails them with -EIO); once one does, the BOs a failed
- * one kept are let go.
- *
- * Return: 0 or -ETIMEDOUT if the reset does not complete.
- */
-int fdif_hw_init(struct fdif_device *fdev)
-{
-	int ret = fdev->gen->ops->hw_init(fdev);
-
-	WRITE_ONCE(fdev->hw_failed, ret != 0);
-	if (!ret && READ_ONCE(fdev->holding))
-		queue_work(system_wq, &fdev->held_work);
-	return ret;
-}
-
-/**
- * fdif_hw_reset() - soft-reset the module after a fault
- * @fdev: the device, powered, no job on it
- */
-void fdif_hw_reset(struct fdif_device *fdev)
-{
-	atomic64_inc(&fdev->stats.resets);
-	fdif_hw_init(fdev);
-}
-
-/*
- * Reset the module that was running @job. If the reset fails, the module
- * may still be running it, reading its picture and writing its work area:
- * its BOs stay with the device, so that their memory is not reused, until
- * a reset completes. BOs still held from an earlier failure go to the job
- * instead, to be freed with it: this job ran, so a reset completed since.
- */
-static void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
-{
-	unsigned long flags;
-	u32 i;
-
-	fdif_hw_reset(fdev);
-	if (!READ_ONCE(fdev->hw_failed))
-		return;
-	spin_lock_irqsave(&fdev->job_lock, flags);
-	for (i = 0; i < FDIF_BO_COUNT; i++)
-		swap(fdev->held[i], job->bos[i]);
-	WRITE_ONCE(fdev->holding, true);
-	spin_unlock_irqrestore(&fdev->job_lock, flags);
-}
-
-/*
- * Let go of the BOs a failed reset kept: once a reset has completed (not
- * if another failed since), or when the device goes (@force).
- */
-static void fdif_held_release(struct fdif_device *fdev, bool force)
-{
-	struct drm_gem_object *bos[FDIF_BO_COUNT] = { };
-	u32 i;
-
-	spin_lock_irq(&fdev->job_lock);
-	if (force || !READ_ONCE(fdev->hw_failed)) {
-		for (i = 0; i < FDIF_BO_COUNT; i++)
-			swap(bos[i], fdev->held[i]);
-		WRITE_ONCE(fdev->holding, false);
-	}
-	spin_unlock_irq(&fdev->job_lock);
-	for (i = 0; i < FDIF_BO_COUNT; i++)
-		if (bos[i])
-			drm_gem_object_put(bos[i]);
-}
-
-static void fdif_held_work(struct work_struct *work)
-{
-	fdif_held_release(container_of(work, struct fdif_device, held_work), false);
-}
-
-/**
  * fdif_irq() - the interrupt handler: acknowledge and complete the job
  * @irq: the interrupt
  * @arg: the device
@@ -661,9 +582,7 @@ static void fdif_sched_fini(struct drm_device *drm, void *arg)
 	 */
 	drm_WARN_ON(drm, !list_empty(&sched->pending_list));
 	drm_sched_fini(sched);
-	/* the device is gone: no module is left to use what a reset kept */
-	cancel_work_sync(&fdev->held_work);
-	fdif_held_release(fdev, true);
+	fdif_reset_fini(fdev);
 }
 
 /**
@@ -688,7 +607,6 @@ int fdif_sched_init(struct fdif_device *fdev)
 	int ret;
 
 	fdev->fence_context = dma_fence_context_alloc(1);
-	INIT_WORK(&fdev->held_work, fdif_held_work);
 	ret = drm_sched_init(&fdev->sched, &args);
 	if (ret)
 		return ret;
