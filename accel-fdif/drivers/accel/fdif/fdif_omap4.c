@@ -55,6 +55,12 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 	u32 modes, val;
 	int ret;
 
+	/*
+	 * Out of master standby (runtime suspend put it there) before
+	 * anything else: the reset clears it too, but may not complete, and
+	 * from here on the module is in use.
+	 */
+	fdif_write(fdev, FDIF_CTRL, FIELD_PREP(FDIF_CTRL_MAX_TAGS, FDIF_MAX_TAGS));
 	modes = fdif_read(fdev, FDIF_SYSCONFIG) &
 		(FDIF_SYSCONFIG_SIDLEMODE | FDIF_SYSCONFIG_MIDLEMODE);
 	fdif_write(fdev, FDIF_SYSCONFIG, modes | FDIF_SYSCONFIG_SOFTRESET);
