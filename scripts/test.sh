@@ -9,6 +9,9 @@
 #   qtest   the device model's qtests against the patched QEMU
 #   checks  static checks of the driver: checkpatch --strict, sparse, W=1
 #   guest   in the arm64 guest: KUnit, the uAPI tests, library and CLI
+#           (also as 32-bit armhf programs), and the board kit's runner
+#   arm32   the same suites in a 32-bit ARM guest (a Cortex-A15 kernel
+#           with armhf programs), as on an OMAP4 board
 #   stress  the reliability suite on the debug kernel (KASAN, lockdep,
 #           kmemleak, DMA-API debug), failing on any splat
 #   selfcheck  the summary goes red when this run's results are broken
@@ -55,6 +58,8 @@ stage_build() {
 	step "host programs and test data (meson, ninja)" meson_build
 	step "QEMU with the emulated FDIF" "$FDIF_ROOT/qemu-device/build.sh"
 	step "the guest kernel with the driver" "$FDIF_ROOT/accel-fdif/build.sh"
+	step "the 32-bit ARM guest kernel with the driver" \
+		"$FDIF_ROOT/accel-fdif/build-arm32-virt.sh"
 	if [ -z "$quick" ]; then
 		step "the debug kernel (KASAN, lockdep, kmemleak)" \
 			"$FDIF_ROOT/accel-fdif/build.sh" --debug
@@ -171,6 +176,11 @@ stage_guest() {
 	return $rc
 }
 
+stage_arm32() {
+	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --arch arm --out "$RESULTS/arm32" \
+		--timeout "$1" >/dev/null
+}
+
 stage_stress() {
 	# 4 GiB: memory above the device's DMA reach (fdif_bo's import test)
 	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/stress" \
@@ -200,12 +210,18 @@ while [ $# -gt 0 ]; do
 done
 
 # name and time limit (s) of each stage; a cold build takes ~30 minutes
-STAGES=(build:2400 demo:600 host:600 qtest:300 checks:900 guest:600)
+STAGES=(build:2400 demo:600 host:600 qtest:300 checks:900 guest:600 arm32:600)
 [ -n "$quick" ] || STAGES+=(stress:1200)
 STAGES+=(selfcheck:120)
 
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
+# the stages run without the terminal (run_limited): where installing
+# packages needs sudo, ask for its password now, and keep it fresh
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then
+	sudo -v || die "test.sh: installing packages needs root, and sudo -v failed"
+	(while kill -0 $$ 2>/dev/null; do sudo -n -v 2>/dev/null; sleep 60; done) &
+fi
 # an interrupted run stops the stage that runs, all of it
 trap 'run_limited_stop; exit 130' INT TERM
 start=$SECONDS

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot the fdif test guest in QEMU and turn what it reports into results.
 #
-#   run-guest.sh [--debug-kernel] [--suite tests|stress] [--timeout S]
+#   run-guest.sh [--arch arm64|arm] [--debug-kernel] [--suite tests|stress] [--timeout S]
 #                [--share DIR] [--cmd SCRIPT] [--data]
 #                [--device-opts OPTS] [--devices N] [--mem SIZE] [--out DIR]
 #
@@ -24,10 +24,11 @@
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
-mem=1G
+mem=1G arch=arm64
 ndev=2
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--arch) arch=$2; shift ;;
 	--debug-kernel) debug=--debug ;;
 	--suite) suite=$2; shift ;;
 	--timeout) timeout_s=$2; shift ;;
@@ -45,6 +46,14 @@ done
 
 case "$ndev" in [1-8]) ;; *) die "run-guest.sh: --devices takes 1..8" ;; esac
 case "$mem" in [1-8]G) ;; *) die "run-guest.sh: --mem takes 1G..8G" ;; esac
+# --arch arm: a 32-bit ARM kernel (accel-fdif/build-arm32-virt.sh) on a
+# Cortex-A15, and the armhf programs in /tests, as on an OMAP4 board
+case "$arch" in
+arm64) ;;
+arm) [ -z "$debug" ] || die "run-guest.sh: no debug kernel for --arch arm"
+	[ "$mem" = 1G ] || die "run-guest.sh: --arch arm takes 1G" ;;
+*) die "run-guest.sh: --arch takes arm64 or arm" ;;
+esac
 
 GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
 	pkg-config)
@@ -74,34 +83,40 @@ if [ -n "$data" ]; then
 	apt_ensure "${FDIF_HOST_PKGS[@]}"
 	meson_build	# makes the test pictures (qemu-device/facedet/tests)
 fi
-kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
+if [ "$arch" = arm ]; then
+	kbuild="$("$FDIF_ROOT/accel-fdif/build-arm32-virt.sh")"
+else
+	kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
+fi
 qbuild="$("$FDIF_ROOT/qemu-device/build.sh")"
 ksrc="$(sed -n 's/^KSRC=//p' "$kbuild/.fdif-src")"
 mkdir -p "$out"
 
-# busybox for arm64 from Debian, cached
-busybox_deb() {
+# busybox for the guest's Debian architecture (arm64, armhf), cached
+busybox_deb() { # busybox_deb ARCH
 	local dir="$FDIF_CACHE/guest" deb
 	mkdir -p "$dir"
-	deb="$(ls "$dir"/busybox-static_*_arm64.deb 2>/dev/null | head -1)"
+	deb="$(ls "$dir"/busybox-static_*_"$1".deb 2>/dev/null | head -1)"
 	if [ -z "$deb" ]; then
-		progress "downloading busybox-static:arm64"
-		(cd "$dir" && chmod 0777 . && apt-get download -qq busybox-static:arm64) >/dev/null 2>&1 ||
-			die "cannot download busybox-static:arm64"
-		deb="$(ls "$dir"/busybox-static_*_arm64.deb | head -1)"
+		progress "downloading busybox-static:$1"
+		(cd "$dir" && chmod 0777 . && apt-get download -qq "busybox-static:$1") >/dev/null 2>&1 ||
+			die "cannot download busybox-static:$1"
+		deb="$(ls "$dir"/busybox-static_*_"$1".deb | head -1)"
 	fi
 	echo "$deb"
 }
 
 progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
 gb="$FDIF_BUILD/guest-arm64"
+# the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
+[ "$arch" = arm64 ] || kbuild64="$("$FDIF_ROOT/accel-fdif/build.sh")"
 if [ ! -f "$gb/build.ninja" ]; then
 	meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
 		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" \
-		-Dkernel_headers="$kbuild/usr/include" \
+		-Dkernel_headers="${kbuild64:-$kbuild}/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 else
-	meson configure "$gb" -Dkernel_headers="$kbuild/usr/include" \
+	meson configure "$gb" -Dkernel_headers="${kbuild64:-$kbuild}/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 fi
 ninja -C "$gb" >/dev/null || ninja -C "$gb"
@@ -128,13 +143,24 @@ ninja -C "$hb" >/dev/null || ninja -C "$hb"
 progress "packing the initramfs"
 root="$FDIF_BUILD/guest-root"
 rm -rf "$root" && mkdir -p "$root"/{bin,lib/modules,tests,data,proc,sys,dev,tmp,mnt}
-dpkg -x "$(busybox_deb)" "$root/pkg"
+if [ "$arch" = arm ]; then
+	dpkg -x "$(busybox_deb armhf)" "$root/pkg"
+else
+	dpkg -x "$(busybox_deb arm64)" "$root/pkg"
+fi
 cp "$root/pkg/bin/busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 rm -rf "$root/pkg"
 cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
-make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-	INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+if [ "$arch" = arm ]; then
+	make -s -C "$ksrc" O="$kbuild" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
+		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	# the guest's programs are the armhf ones
+	gb=$hb tb=$hb/igt-tests
+else
+	make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+fi
 # the stress suite's test module (stalls a function's entry), built
 # out of tree against the debug kernel (the one with function tracing)
 kmod="$FDIF_BUILD/guest-kmod-debug"
@@ -153,17 +179,20 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_mult
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
-# the 32-bit suites, counted as their own result files (NAME.armhf.tap)
-for t in fdif_query fdif_bo fdif_submit fdif_lib; do
+# on arm64, the 32-bit suites too, counted as their own result files
+# (NAME.armhf.tap): the compat layer
+[ "$arch" = arm ] || for t in fdif_query fdif_bo fdif_submit fdif_lib; do
 	guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
 done
-mkdir -p "$root/bin/armhf"
-guest_file "$hb/libfdif-drm/fdif-detect" "$root/bin/armhf/"
-file -b "$root/bin/armhf/fdif-detect" | grep -q '^ELF 32-bit.*ARM' ||
-	die "run-guest.sh: the armhf fdif-detect is not a 32-bit ARM program"
-printf '#!/bin/sh\n# fdif_cli with the armhf fdif-detect\nPATH=/bin/armhf:$PATH exec sh /tests/fdif_cli\n' \
-	> "$root/tests/fdif_cli.armhf"
-chmod +x "$root/tests/fdif_cli.armhf"
+if [ "$arch" = arm64 ]; then
+	mkdir -p "$root/bin/armhf"
+	guest_file "$hb/libfdif-drm/fdif-detect" "$root/bin/armhf/"
+	file -b "$root/bin/armhf/fdif-detect" | grep -q '^ELF 32-bit.*ARM' ||
+		die "run-guest.sh: the armhf fdif-detect is not a 32-bit ARM program"
+	printf '#!/bin/sh\n# fdif_cli with the armhf fdif-detect\nPATH=/bin/armhf:$PATH exec sh /tests/fdif_cli\n' \
+		> "$root/tests/fdif_cli.armhf"
+	chmod +x "$root/tests/fdif_cli.armhf"
+fi
 mkdir -p "$root/stress"
 guest_file "$tb/fdif_stress" "$root/stress/"
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
@@ -197,9 +226,14 @@ initrd="$FDIF_BUILD/guest-initramfs.cpio.gz"
 append="console=ttyAMA0 quiet loglevel=1 cma=256M panic=-1 fdif.timeout_ms=2000 fdif.suite=$suite"
 case "$cmd" in *' '*) die "--cmd takes one guest path (a shell script), no spaces" ;; esac
 [ -n "$cmd" ] && append+=" fdif.cmd=$cmd"
-qemu_args=(-M virt -cpu cortex-a57 -smp 2 -m "$mem" -nodefaults -nographic
+if [ "$arch" = arm ]; then
+	cpu=cortex-a15 image="$kbuild/arch/arm/boot/zImage"
+else
+	cpu=cortex-a57 image="$kbuild/arch/arm64/boot/Image"
+fi
+qemu_args=(-M virt -cpu "$cpu" -smp 2 -m "$mem" -nodefaults -nographic
 	-serial stdio -no-reboot
-	-kernel "$kbuild/arch/arm64/boot/Image" -initrd "$initrd"
+	-kernel "$image" -initrd "$initrd"
 	-append "$append")
 # every instance with the same options (fdif_multi needs two), or with
 # its own: --device-opts 'A|B' gives the first A, the second (and later) B

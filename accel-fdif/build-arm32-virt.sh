@@ -1,0 +1,43 @@
+#!/bin/bash
+# Build the 32-bit ARM guest kernel (zImage and modules) for QEMU's virt
+# machine: allnoconfig + config/fdif.config (without its arm64-only lines)
+# + config/arm32-virt.config, on the same patched tree as the arm64
+# kernels. The arm32 stage boots it (run-guest.sh --arch arm). Cached in
+# $FDIF_CACHE/kernel/build-arm32virt-*, keyed by the tree and fragments.
+# Prints the build directory on stdout.
+. "$(dirname "$0")/../scripts/lib.sh"
+
+KDIR="$FDIF_ROOT/accel-fdif"
+KCACHE="$FDIF_CACHE/kernel"
+apt_ensure gcc-arm-linux-gnueabihf
+export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+
+# the arm64 build unpacks, patches and syncs the tree (and is cached)
+kbuild64="$("$KDIR/build.sh")"
+ksrc="$(sed -n 's/^KSRC=//p' "$kbuild64/.fdif-src")"
+frags=("$KDIR/config/fdif.config" "$KDIR/config/arm32-virt.config")
+key="$(basename "$ksrc" | sed 's/^src-//')-$(hash_inputs "${frags[@]}")"
+KBUILD="$KCACHE/build-arm32virt-$key"
+if [ ! -f "$KBUILD/.config" ]; then
+	rm -rf "$KCACHE"/build-arm32virt-*	# other trees or fragments: superseded
+	mkdir -p "$KBUILD"
+	progress "configuring the 32-bit ARM guest kernel (allnoconfig + fdif.config + arm32-virt.config)"
+	# fdif.config's arm64-only lines (the compat layer) do not apply
+	grep -v '^CONFIG_COMPAT=' "$KDIR/config/fdif.config" > "$KBUILD/fdif-arm.config"
+	make -s -C "$ksrc" O="$KBUILD" allnoconfig >/dev/null
+	(cd "$KBUILD" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O "$KBUILD" \
+		.config fdif-arm.config "$KDIR/config/arm32-virt.config" >/dev/null)
+	make -s -C "$ksrc" O="$KBUILD" olddefconfig >/dev/null
+	missing=0
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qx "$line" "$KBUILD/.config" ||
+			{ echo "config: $line did not stick" >&2; missing=1; }
+	done < <(cat "$KBUILD/fdif-arm.config" "$KDIR/config/arm32-virt.config")
+	[ "$missing" -eq 0 ] || { rm -f "$KBUILD/.config"; die "the 32-bit ARM guest config is not satisfiable"; }
+fi
+progress "building the 32-bit ARM guest kernel and modules in $KBUILD (cold: ~6 min)"
+make -s -C "$ksrc" O="$KBUILD" -j"$(nproc)" zImage modules >&2 ||
+	die "32-bit ARM kernel build failed"
+echo "KSRC=$ksrc" > "$KBUILD/.fdif-src"
+echo "$KBUILD"
