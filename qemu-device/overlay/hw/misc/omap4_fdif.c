@@ -1025,16 +1025,18 @@ static void omap4_fdif_write(void *opaque, hwaddr addr, uint64_t v,
             /*
              * An interrupt the interrupt controller latched as the module
              * went idle: the handler runs with the module in standby.
-             * The line drops again after 100 us, however the guest
-             * answers (a handler that must not touch the module cannot
-             * acknowledge it).
+             * The line drops again after 5 ms, however the guest answers
+             * (a handler that must not touch the module cannot
+             * acknowledge it): long enough for a vCPU the host schedules
+             * late to see it, short enough for the handler's IRQ_NONEs
+             * to stay far from the kernel's limit for spurious ones.
              */
             omap4_fdif_take_fault(s);
             qemu_log_mask(LOG_GUEST_ERROR, "%s: injected fault: interrupt "
                           "in standby\n", TYPE_OMAP4_FDIF);
             s->standby_pulse = true;
             timer_mod(&s->pulse_timer,
-                      qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 100 * SCALE_US);
+                      qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + 5 * SCALE_MS);
         }
         s->fdif_ctrl = omap4_fdif_masked(addr, v & ~FDIF_CTRL_HDSHK,
                                          FDIF_CTRL_MASK);
