@@ -75,13 +75,13 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_lib;
 		echo "not ok - $t was not built (in $suites)" >> "$checks"
 		continue
 	fi
-	echo "board-test.sh: $t" >&2
+	echo "board-test.sh: $t ($(($(date +%s) - start)) s)" >&2
 	"$suites/$t" > "$res/$t.tap" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && echo "ok - $t exited 0" >> "$checks" ||
 		echo "not ok - $t exited $rc" >> "$checks"
 done
-echo "board-test.sh: fdif_cli" >&2
+echo "board-test.sh: fdif_cli ($(($(date +%s) - start)) s)" >&2
 PATH="$detect:$PATH" sh "$cli" > "$res/fdif_cli.tap" 2>&1
 rc=$?
 [ $rc -eq 0 ] && echo "ok - fdif_cli exited 0" >> "$checks" ||

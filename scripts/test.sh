@@ -137,28 +137,25 @@ stage_selfcheck() {
 }
 
 # scripts/board-test.sh, the board kit's runner, as a board owner runs it
-# but on the emulated FDIF (a boot of its own), then its summary from
-# tests/manifest-board.tsv on the host: a TAP file of two results
+# but on the emulated FDIF (a boot of its own, --cmd /bin/board-run), then
+# its summary from tests/manifest-board.tsv on the host: a TAP file of two
+# results. Its result files come out on the console (run-guest.sh).
 board_in_guest() {
-	local share="$RESULTS/guest/board-run" rc=0 sum
-	rm -rf "$share" && mkdir -p "$share/scripts"
-	cp "$FDIF_ROOT/scripts/board-test.sh" "$share/scripts/"
-	# results in the guest's RAM first: fdif_pm's system suspend would
-	# freeze output going to the virtio-9p share
-	printf '%s\n' "sh /mnt/scripts/board-test.sh --suites /tests --detect /bin \\" \
-		"	--cli /tests/fdif_cli --out /tmp/results --no-summary || exit 1" \
-		"cp -r /tmp/results /mnt/" > "$share/run.sh"
-	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$share/guest" --share "$share" \
-		--cmd /mnt/run.sh --data --timeout "$1" >/dev/null || rc=1
+	local dir="$RESULTS/guest/board-run" rc=0 sum
+	rm -rf "$dir" && mkdir -p "$dir/results"
+	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$dir/guest" \
+		--cmd /bin/board-run --data --timeout "$1" >/dev/null || rc=1
+	sed -n 's/^@@FDIF-BOARD //p' "$dir/guest/console.log" | tr -d '\r' |
+		base64 -d 2>/dev/null | tar xz -C "$dir/results" 2>/dev/null || rc=1
 	echo "1..2"
-	if [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$share/guest/guest.tap"; then
+	if [ "$rc" -eq 0 ] && ! grep -q '^not ok' "$dir/guest/guest.tap"; then
 		echo "ok 1 - scripts/board-test.sh ran in the guest to its end, no splat"
 	else
 		echo "not ok 1 - scripts/board-test.sh ran in the guest to its end, no splat"
-		sed 's/^/# /' "$share/guest/guest.tap"
+		sed 's/^/# /' "$dir/guest/guest.tap"
 	fi
 	if sum=$(python3 "$FDIF_ROOT/scripts/summary.py" \
-		--manifest "$FDIF_ROOT/tests/manifest-board.tsv" "$share/results"); then
+		--manifest "$FDIF_ROOT/tests/manifest-board.tsv" "$dir/results"); then
 		echo "ok 2 - its summary: $(tail -1 <<<"$sum")"
 	else
 		echo "not ok 2 - its summary: $(tail -1 <<<"$sum")"

@@ -202,6 +202,19 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_mult
 done
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 guest_file "$tb/fdif_bench" "$root/bin/"
+# the board kit's runner, as a board owner runs it (test.sh's guest stage:
+# --cmd /bin/board-run). Its results come out on the console, as a
+# tarball: a system suspend (fdif_pm) leaves the virtio-9p share hung.
+guest_file "$FDIF_ROOT/scripts/board-test.sh" "$root/bin/"
+cat > "$root/bin/board-run" <<'EOS'
+#!/bin/sh
+sh /bin/board-test.sh --suites /tests --detect /bin --cli /tests/fdif_cli \
+	--out /tmp/board-results --no-summary
+rc=$?
+(cd /tmp/board-results && tar c . | gzip | base64) | sed 's/^/@@FDIF-BOARD /'
+exit $rc
+EOS
+chmod +x "$root/bin/board-run"
 if [ -n "$data" ]; then
 	fx="$FDIF_BUILD/qemu-device/facedet/tests"
 	for f in astronaut astronaut-cw90 astronaut-ccw90 landscape hopper lfw-15 lfw-60; do
