@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pictures: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
- * writing PNG, colour conversion and drawing.
+ * libfdif-image: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
+ * writing PNG, RGB conversion and drawing. The only part of the two
+ * libraries that links the image format libraries.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,28 +15,8 @@
 #include <png.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 #include "fdif-private.h"
-
-static int image_alloc(struct fdif_image *img, unsigned int w, unsigned int h,
-		       unsigned int channels)
-{
-	if (!w || !h)
-		return -EBADMSG;
-	if (w > FDIF_MAX_SIDE || h > FDIF_MAX_SIDE)
-		return -EFBIG;
-	img->width = w;
-	img->height = h;
-	img->channels = channels;
-	img->stride = w * channels;
-	img->pixels = malloc((size_t)img->stride * h);
-	return img->pixels ? 0 : -ENOMEM;
-}
-
-void fdif_image_free(struct fdif_image *img)
-{
-	free(img->pixels);
-	memset(img, 0, sizeof(*img));
-}
 
 /* --- PGM / PPM -------------------------------------------------------- */
 
@@ -79,7 +60,7 @@ static int load_pnm(FILE *f, struct fdif_image *img)
 		return ret;
 	if (maxval != 255)
 		return -ENOTSUP;	/* 16-bit PNM */
-	ret = image_alloc(img, w, h, channels);
+	ret = fdif_image_alloc(img, w, h, channels);
 	if (ret)
 		return ret;
 	n = (size_t)img->stride * h;
@@ -155,7 +136,7 @@ static int load_png(FILE *f, struct fdif_image *img)
 	channels = png_get_channels(png, info);
 	if (channels != 1 && channels != 3)
 		png_longjmp(png, 1);
-	ret = image_alloc(img, w, h, (unsigned int)channels);
+	ret = fdif_image_alloc(img, w, h, (unsigned int)channels);
 	if (ret)
 		png_longjmp(png, 1);
 	ret = -EBADMSG;
@@ -276,7 +257,7 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 	}
 	cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
 	jpeg_start_decompress(&cinfo);
-	ret = image_alloc(img, cinfo.output_width, cinfo.output_height,
+	ret = fdif_image_alloc(img, cinfo.output_width, cinfo.output_height,
 			  (unsigned int)cinfo.output_components);
 	if (ret)
 		longjmp(err.jmp, 1);
@@ -347,28 +328,10 @@ int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
 
 /* --- conversions and drawing ------------------------------------------ */
 
-int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst)
-{
-	unsigned int x, y;
-	int ret = image_alloc(dst, src->width, src->height, 1);
-
-	if (ret)
-		return ret;
-	for (y = 0; y < src->height; y++) {
-		const uint8_t *s = src->pixels + (size_t)y * src->stride;
-		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
-
-		for (x = 0; x < src->width; x++, s += src->channels)
-			d[x] = src->channels == 1 ? s[0] :
-			       (uint8_t)((299 * s[0] + 587 * s[1] + 114 * s[2] + 500) / 1000);
-	}
-	return 0;
-}
-
 int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst)
 {
 	unsigned int x, y, c;
-	int ret = image_alloc(dst, src->width, src->height, 3);
+	int ret = fdif_image_alloc(dst, src->width, src->height, 3);
 
 	if (ret)
 		return ret;

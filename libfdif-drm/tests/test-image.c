@@ -19,6 +19,7 @@
 #include <jpeglib.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 
 static char *tmpdir;
 

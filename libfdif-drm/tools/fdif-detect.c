@@ -19,6 +19,7 @@
 #include <jpeglib.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 
 static const char *const dir_names[] = { "up", "right", "left", "all" };
 static const char *const class_names[] = { "face" };

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfdif-image - pictures in and out for libfdif-drm
+ *
+ * Decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo) pictures from a
+ * file or from memory, writing PNG, and drawing, into and from the
+ * struct fdif_image of <fdif/fdif.h>. A separate library so that a program
+ * that only submits frames (a camera app) links libfdif-drm alone, without
+ * the image format libraries; pkg-config: libfdif-image (it requires
+ * libfdif-drm, whose fdif_image_free() frees what this library decodes and
+ * whose fdif_strerror() gives its errors' messages).
+ *
+ * Every function that can fail returns 0 on success and a negative errno
+ * on failure. The library never prints and never exits; every file it
+ * opens is close-on-exec. Pictures are untrusted input: sizes are checked
+ * against the limits below before anything is allocated for them.
+ */
+#ifndef FDIF_IMAGE_H
+#define FDIF_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fdif/fdif.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * fdif_image_load() - decode a PGM/PPM (binary), PNG or JPEG file
+ * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
+ * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side
+ * (checked right after the header, before anything is allocated for the
+ * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
+ * progressive one of more than about 170 Mpixel 4:2:0).
+ */
+int fdif_image_load(const char *path, struct fdif_image *img);
+/**
+ * fdif_image_load_mem() - decode a picture held in memory (@size bytes at
+ * @data, a whole file's contents: from a pipe, a socket, a camera app's
+ * buffer), with the same formats, limits and errors as fdif_image_load().
+ * @data is only read, and may be freed once this returns.
+ */
+int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img);
+/** fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file */
+int fdif_image_save_png(const char *path, const struct fdif_image *img);
+/** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
+int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst);
+/** fdif_image_draw_square() - outline a face in an RGB image */
+void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
+			    double size, uint8_t r, uint8_t g, uint8_t b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FDIF_IMAGE_H */
