@@ -20,7 +20,14 @@
 
 /* --- PGM / PPM -------------------------------------------------------- */
 
-static int pnm_int(FILE *f, unsigned int *out)
+#define PNM_MAXVAL	65535	/* 16-bit samples, the format's largest */
+
+/*
+ * A decimal number after whitespace and comments; it must end in
+ * whitespace (@eof_ok: or the end of the file, for an ASCII picture's last
+ * sample).
+ */
+static int pnm_int(FILE *f, unsigned int *out, int eof_ok)
 {
 	unsigned long v = 0;
 	int c, digits = 0;
@@ -36,39 +43,65 @@ static int pnm_int(FILE *f, unsigned int *out)
 		digits++;
 		c = fgetc(f);
 	}
-	if (!digits || (c != ' ' && c != '\t' && c != '\r' && c != '\n'))
+	if (!digits || (c != ' ' && c != '\t' && c != '\r' && c != '\n' &&
+			(c != EOF || !eof_ok)))
 		return -EBADMSG;
 	*out = (unsigned int)v;
 	return 0;
 }
 
+/*
+ * P2/P3 (ASCII) and P5/P6 (binary) grey and RGB; samples of any maxval
+ * (1..65535, two bytes big-endian above 255) scaled to 0..255.
+ */
 static int load_pnm(FILE *f, struct fdif_image *img)
 {
-	unsigned int w, h, maxval, channels;
-	int kind, ret;
-	size_t n;
+	unsigned int w, h, maxval, channels, v, bytes;
+	int kind, ascii, ret;
+	size_t n, i;
 
 	fgetc(f);	/* 'P', checked by the caller */
 	kind = fgetc(f);
-	channels = kind == '6' ? 3 : 1;
-	ret = pnm_int(f, &w);
+	ascii = kind == '2' || kind == '3';
+	channels = kind == '3' || kind == '6' ? 3 : 1;
+	ret = pnm_int(f, &w, 0);
 	if (!ret)
-		ret = pnm_int(f, &h);
+		ret = pnm_int(f, &h, 0);
 	if (!ret)
-		ret = pnm_int(f, &maxval);
+		ret = pnm_int(f, &maxval, 0);
 	if (ret)
 		return ret;
-	if (maxval != 255)
-		return -ENOTSUP;	/* 16-bit PNM */
+	if (!maxval || maxval > PNM_MAXVAL)
+		return -EBADMSG;
 	ret = fdif_image_alloc(img, w, h, channels);
 	if (ret)
 		return ret;
 	n = (size_t)img->stride * h;
-	if (fread(img->pixels, 1, n, f) != n) {
-		fdif_image_free(img);
-		return -EBADMSG;
+	bytes = maxval > 255 ? 2 : 1;
+	if (!ascii && bytes == 1 && maxval == 255) {
+		if (fread(img->pixels, 1, n, f) != n)
+			goto bad;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (ascii) {
+			if (pnm_int(f, &v, 1))
+				goto bad;
+		} else {
+			int hi = bytes == 2 ? fgetc(f) : 0, lo = fgetc(f);
+
+			if (hi == EOF || lo == EOF)
+				goto bad;
+			v = (unsigned int)hi << 8 | (unsigned int)lo;
+		}
+		if (v > maxval)
+			goto bad;
+		img->pixels[i] = (uint8_t)((v * 255u + maxval / 2) / maxval);
 	}
 	return 0;
+bad:
+	fdif_image_free(img);
+	return -EBADMSG;
 }
 
 /* --- PNG -------------------------------------------------------------- */
@@ -283,7 +316,8 @@ static int load_stream(FILE *f, struct fdif_image *img)
 
 	n = fread(magic, 1, sizeof(magic), f);
 	rewind(f);
-	if (n >= 2 && magic[0] == 'P' && (magic[1] == '5' || magic[1] == '6'))
+	if (n >= 2 && magic[0] == 'P' && magic[1] >= '2' && magic[1] <= '6' &&
+	    magic[1] != '4')
 		return load_pnm(f, img);
 	if (n == 8 && !png_sig_cmp(magic, 0, 8))
 		return load_png(f, img);

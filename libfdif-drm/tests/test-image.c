@@ -92,6 +92,71 @@ static void test_pnm(void)
 	fdif_image_free(&img);
 }
 
+/* @len bytes of PNM decoded, from a file and from memory alike */
+static int load_pnm_bytes(const char *data, size_t len, struct fdif_image *img)
+{
+	g_autofree char *path = tmp("t.pnm");
+	struct fdif_image m;
+	int ret, ret_mem;
+
+	write_file(path, data, len);
+	ret = fdif_image_load(path, img);
+	ret_mem = fdif_image_load_mem(data, len, &m);
+	g_assert_cmpint(ret, ==, ret_mem);
+	if (!ret) {
+		g_assert_cmpmem(img->pixels, (size_t)img->stride * img->height,
+				m.pixels, (size_t)m.stride * m.height);
+		fdif_image_free(&m);
+	}
+	return ret;
+}
+
+#define PNM(img, lit) load_pnm_bytes(lit, sizeof(lit) - 1, img)
+
+/* P2/P3 (ASCII) and maxvals other than 255, 16-bit samples; bad headers */
+static void test_pnm_ascii_maxval(void)
+{
+	static const uint8_t p2[] = { 0, 17, 34, 51, 238, 255 };
+	static const uint8_t p16[] = { 0, 128, 255, 64 };
+	struct fdif_image img;
+
+	/* ASCII, maxval 15, the last sample at the end of the file */
+	g_assert_cmpint(PNM(&img, "P2\n# c\n3 2\n15\n0 1 2\n3 14 15"), ==, 0);
+	g_assert_cmpuint(img.width, ==, 3);
+	g_assert_cmpuint(img.height, ==, 2);
+	g_assert_cmpuint(img.channels, ==, 1);
+	g_assert_cmpmem(img.pixels, 6, p2, 6);
+	fdif_image_free(&img);
+	/* binary, maxval 15 */
+	g_assert_cmpint(PNM(&img, "P5 3 2 15\n\0\1\2\3\16\17"), ==, 0);
+	g_assert_cmpmem(img.pixels, 6, p2, 6);
+	fdif_image_free(&img);
+	/* 16-bit big-endian samples, maxval 1000: 0, 500, 1000, 250 */
+	g_assert_cmpint(PNM(&img, "P5 2 2 1000\n\0\0\x01\xf4\x03\xe8\0\xfa"), ==, 0);
+	g_assert_cmpmem(img.pixels, 4, p16, 4);
+	fdif_image_free(&img);
+	/* ASCII RGB */
+	g_assert_cmpint(PNM(&img, "P3 1 1 255 10 20 30\n"), ==, 0);
+	g_assert_cmpuint(img.channels, ==, 3);
+	g_assert_cmpuint(img.pixels[1], ==, 20);
+	fdif_image_free(&img);
+
+	/* bad headers and samples */
+	g_assert_cmpint(PNM(&img, "P2 3 x 255\n1 2 3"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P2 -3 1 255\n1 2 3"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P5 1 1 0\n\0"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P5 1 1 70000\n\0\0"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P5 0 1 255\n"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P5 20000 1 255\n"), ==, -EFBIG);
+	g_assert_null(img.pixels);
+	g_assert_cmpint(PNM(&img, "P2 2 1 255\n1 256"), ==, -EBADMSG);	/* over maxval */
+	g_assert_cmpint(PNM(&img, "P2 2 1 255\n1"), ==, -EBADMSG);	/* truncated */
+	g_assert_cmpint(PNM(&img, "P2 2 1 255\n1 x"), ==, -EBADMSG);
+	g_assert_cmpint(PNM(&img, "P5 2 1 1000\n\0\1\0"), ==, -EBADMSG);	/* truncated */
+	g_assert_cmpint(PNM(&img, "P5 1 1 1000\n\x03\xe9"), ==, -EBADMSG);	/* 1001 */
+	g_assert_null(img.pixels);
+}
+
 static void save_jpeg_as(const char *path, const struct fdif_image *img,
 			 int progressive)
 {
@@ -177,8 +242,8 @@ static void test_bad_files(void)
 	g_assert_cmpint(fdif_image_load(empty, &b), ==, -EBADMSG);
 	write_file(pgm, "P5 10 10 255\nabc", 16);
 	g_assert_cmpint(fdif_image_load(pgm, &b), ==, -EBADMSG);
-	write_file(deep, "P5 1 1 65535\n\0\0", 15);
-	g_assert_cmpint(fdif_image_load(deep, &b), ==, -ENOTSUP);
+	write_file(deep, "P5 1 1 65536\n\0\0", 15);	/* over 16 bits */
+	g_assert_cmpint(fdif_image_load(deep, &b), ==, -EBADMSG);
 	g_assert_cmpint(fdif_image_load("/nonexistent/x.png", &b), ==, -ENOENT);
 	g_assert_cmpstr(fdif_strerror(-EBADMSG), ==, "corrupt or truncated image");
 	g_assert_nonnull(strstr(fdif_strerror(-EPROTO), "uAPI"));
@@ -243,7 +308,7 @@ static void test_load_mem(void)
 	g_assert_cmpint(fdif_image_load_mem("GIF89a....", 10, &b), ==, -ENOTSUP);
 	g_assert_cmpint(fdif_image_load_mem("", 0, &b), ==, -EBADMSG);
 	g_assert_cmpint(fdif_image_load_mem(NULL, 0, &b), ==, -EBADMSG);
-	g_assert_cmpint(fdif_image_load_mem("P5 1 1 65535\n\0\0", 15, &b), ==, -ENOTSUP);
+	g_assert_cmpint(fdif_image_load_mem("P5 1 1 65536\n\0\0", 15, &b), ==, -EBADMSG);
 
 	/* a bomb is refused at its header from memory too */
 	jpeg_claiming(pjpg, bomb, 20000, 20000);
@@ -650,6 +715,7 @@ int main(int argc, char **argv)
 	tmpdir = g_dir_make_tmp("libfdif-XXXXXX", NULL);
 	g_test_add_func("/libfdif/image/png-roundtrip", test_png_roundtrip);
 	g_test_add_func("/libfdif/image/pnm", test_pnm);
+	g_test_add_func("/libfdif/image/pnm-ascii-maxval", test_pnm_ascii_maxval);
 	g_test_add_func("/libfdif/image/jpeg", test_jpeg);
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
 	g_test_add_func("/libfdif/image/load-mem", test_load_mem);

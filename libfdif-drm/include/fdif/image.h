@@ -28,9 +28,12 @@ extern "C" {
 #endif
 
 /**
- * fdif_image_load() - decode a PGM/PPM (binary), PNG or JPEG file
+ * fdif_image_load() - decode a PGM/PPM, PNG or JPEG file
+ * PGM/PPM: ASCII (P2, P3) or binary (P5, P6), any maxval (1..65535; two
+ * bytes a sample, big-endian, above 255), scaled to 0..255.
  * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
- * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side
+ * a corrupt or truncated file (also a PNM header that is not one, a
+ * sample over its maxval), -EFBIG for more than 16384 pixels a side
  * (checked right after the header, before anything is allocated for the
  * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
  * progressive one of more than about 170 Mpixel 4:2:0).
