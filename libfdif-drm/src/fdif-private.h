@@ -17,6 +17,12 @@
 
 #include "fdif/fdif.h"
 
+/* BT.601 luma of an RGB pixel, the same in both libraries */
+static inline uint8_t fdif_luma(const uint8_t *rgb)
+{
+	return (uint8_t)((299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2] + 500) / 1000);
+}
+
 /*
  * A new picture of @w x @h pixels of @channels bytes, rows packed. Inline:
  * both libraries (libfdif-drm and libfdif-image) allocate pictures, and

@@ -28,8 +28,7 @@ int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst)
 		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
 
 		for (x = 0; x < src->width; x++, s += src->channels)
-			d[x] = src->channels == 1 ? s[0] :
-			       (uint8_t)((299 * s[0] + 587 * s[1] + 114 * s[2] + 500) / 1000);
+			d[x] = src->channels == 1 ? s[0] : fdif_luma(s);
 	}
 	return 0;
 }

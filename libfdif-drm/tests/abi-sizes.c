@@ -28,7 +28,9 @@ int main(int argc, char **argv)
 		SHOW(fdif_frame_map);
 		return 0;
 	}
-	if (!strcmp(argv[1], "image"))
-		return 0;	/* no structures of its own yet */
+	if (!strcmp(argv[1], "image")) {
+		SHOW(fdif_image_info);
+		return 0;
+	}
 	return 2;
 }

@@ -37,6 +37,10 @@ extern "C" {
  * (checked right after the header, before anything is allocated for the
  * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
  * progressive one of more than about 170 Mpixel 4:2:0).
+ * JPEG: YCbCr, grey, CMYK and YCCK (Adobe, inverted CMYK as Photoshop
+ * writes it) pictures, to RGB or grey; libjpeg's warnings about bytes it
+ * skips are not errors, a file that ends early is (-EBADMSG). Its EXIF
+ * orientation (APP1, by libexif) is applied: the picture is upright.
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 /**
@@ -46,6 +50,44 @@ int fdif_image_load(const char *path, struct fdif_image *img);
  * @data is only read, and may be freed once this returns.
  */
 int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img);
+/**
+ * struct fdif_image_info - what a picture was, before a load reduced it
+ * @scale: its pixels per decoded pixel (1: full size; a JPEG reduced to
+ *	M/8 of its size: 8/M); a point of the decoded picture times @scale is
+ *	the point in the full-size picture
+ * @width: the full picture's width, upright
+ * @height: its height, upright
+ * @orientation: the EXIF orientation it was stored in (1..8; 1 also when
+ *	it has none), already applied: the decoded picture is upright
+ */
+struct fdif_image_info {
+	double scale;
+	unsigned int width, height;
+	unsigned int orientation;
+};
+
+/**
+ * fdif_image_load_gray() - decode a picture as fdif_image_load() does, to
+ * one grey channel, no larger than fitting it into a frame needs
+ * @fit_width: the frame it will be fitted into (fdif_image_fit_frame(),
+ *	the device's: fdif_caps.frame_width), or 0 for the full size
+ * @fit_height: its height (fdif_caps.frame_height), or 0
+ * @info: the size the picture was and the decoded one's scale, or NULL
+ *
+ * A JPEG is decoded straight to grey (its luma) and reduced by libjpeg
+ * to the smallest M/8 of its size (M 1..8) that is still at least as
+ * large as the picture fitted into @fit_width x @fit_height: a 4000x3000
+ * photo for a 320x240 frame is decoded at 500x375, never at full size.
+ * Other formats are decoded whole and turned grey. The same limits and
+ * errors as fdif_image_load(); EXIF orientation is applied.
+ */
+int fdif_image_load_gray(const char *path, unsigned int fit_width,
+			 unsigned int fit_height, struct fdif_image *img,
+			 struct fdif_image_info *info);
+/** fdif_image_load_gray_mem() - fdif_image_load_gray() from memory */
+int fdif_image_load_gray_mem(const void *data, size_t size,
+			     unsigned int fit_width, unsigned int fit_height,
+			     struct fdif_image *img, struct fdif_image_info *info);
 /** fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file */
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
 /** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
