@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 #include "fdif_emu.h"
 
 static double now_s(void)

@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 #include "fdif_truth.h"
 
 #define WAIT_NS		(20LL * 1000 * 1000 * 1000)

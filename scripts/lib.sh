@@ -163,7 +163,7 @@ apply_patches() {
 
 # Packages the host build (detector, library) and the detector's fixtures need.
 FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
-	opencv-data libdrm-dev libpng-dev libjpeg-dev python3 python3-numpy
+	opencv-data libdrm-dev libpng-dev libjpeg-dev libexif-dev python3 python3-numpy
 	python3-pil python3-skimage python-matplotlib-data facedetect libjson-c-dev
 	help2man groff-base)
 

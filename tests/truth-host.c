@@ -19,6 +19,7 @@
 
 #include "facedet.h"
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 
 #define FRAME_W 320
 #define FRAME_H 240

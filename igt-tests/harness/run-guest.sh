@@ -58,7 +58,7 @@ esac
 GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
 	pkg-config)
 # arm64 libraries for the static guest build of libfdif-drm and fdif-detect
-GUEST_ARM64_PKGS=(libdrm-dev:arm64 libpng-dev:arm64 libjpeg62-turbo-dev:arm64
+GUEST_ARM64_PKGS=(libdrm-dev:arm64 libpng-dev:arm64 libjpeg62-turbo-dev:arm64 libexif-dev:arm64
 	zlib1g-dev:arm64 libjson-c-dev:arm64)
 apt_ensure "${GUEST_PKGS[@]}"
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* faces PHOTO: print the faces in a photo. Build: cc faces.c $(pkg-config --cflags --libs libfdif-drm) */
+/* faces PHOTO: print the faces in a photo. Build: cc faces.c $(pkg-config --cflags --libs libfdif-image) */
 #include <stdio.h>
 #include <fdif/fdif.h>
+#include <fdif/image.h>
 
 int main(int argc, char **argv)
 {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pictures: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
- * writing PNG, colour conversion and drawing.
+ * libfdif-image: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
+ * writing PNG, RGB conversion and drawing. The only part of the two
+ * libraries that links the image format libraries.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,35 +12,30 @@
 
 #include <jpeglib.h>
 #include <jerror.h>
+#include <libexif/exif-data.h>
 #include <png.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 #include "fdif-private.h"
 
-static int image_alloc(struct fdif_image *img, unsigned int w, unsigned int h,
-		       unsigned int channels)
-{
-	if (!w || !h)
-		return -EBADMSG;
-	if (w > FDIF_MAX_SIDE || h > FDIF_MAX_SIDE)
-		return -EFBIG;
-	img->width = w;
-	img->height = h;
-	img->channels = channels;
-	img->stride = w * channels;
-	img->pixels = malloc((size_t)img->stride * h);
-	return img->pixels ? 0 : -ENOMEM;
-}
-
-void fdif_image_free(struct fdif_image *img)
-{
-	free(img->pixels);
-	memset(img, 0, sizeof(*img));
-}
+/* What the caller asked of a load. */
+struct load_req {
+	int gray;				/* 1 channel */
+	unsigned int fit_width, fit_height;	/* JPEG: reduce (0: full size) */
+	struct fdif_image_info *info;		/* out, or NULL */
+};
 
 /* --- PGM / PPM -------------------------------------------------------- */
 
-static int pnm_int(FILE *f, unsigned int *out)
+#define PNM_MAXVAL	65535	/* 16-bit samples, the format's largest */
+
+/*
+ * A decimal number after whitespace and comments; it must end in
+ * whitespace (@eof_ok: or the end of the file, for an ASCII picture's last
+ * sample).
+ */
+static int pnm_int(FILE *f, unsigned int *out, int eof_ok)
 {
 	unsigned long v = 0;
 	int c, digits = 0;
@@ -55,39 +51,65 @@ static int pnm_int(FILE *f, unsigned int *out)
 		digits++;
 		c = fgetc(f);
 	}
-	if (!digits || (c != ' ' && c != '\t' && c != '\r' && c != '\n'))
+	if (!digits || (c != ' ' && c != '\t' && c != '\r' && c != '\n' &&
+			(c != EOF || !eof_ok)))
 		return -EBADMSG;
 	*out = (unsigned int)v;
 	return 0;
 }
 
+/*
+ * P2/P3 (ASCII) and P5/P6 (binary) grey and RGB; samples of any maxval
+ * (1..65535, two bytes big-endian above 255) scaled to 0..255.
+ */
 static int load_pnm(FILE *f, struct fdif_image *img)
 {
-	unsigned int w, h, maxval, channels;
-	int kind, ret;
-	size_t n;
+	unsigned int w, h, maxval, channels, v, bytes;
+	int kind, ascii, ret;
+	size_t n, i;
 
 	fgetc(f);	/* 'P', checked by the caller */
 	kind = fgetc(f);
-	channels = kind == '6' ? 3 : 1;
-	ret = pnm_int(f, &w);
+	ascii = kind == '2' || kind == '3';
+	channels = kind == '3' || kind == '6' ? 3 : 1;
+	ret = pnm_int(f, &w, 0);
 	if (!ret)
-		ret = pnm_int(f, &h);
+		ret = pnm_int(f, &h, 0);
 	if (!ret)
-		ret = pnm_int(f, &maxval);
+		ret = pnm_int(f, &maxval, 0);
 	if (ret)
 		return ret;
-	if (maxval != 255)
-		return -ENOTSUP;	/* 16-bit PNM */
-	ret = image_alloc(img, w, h, channels);
+	if (!maxval || maxval > PNM_MAXVAL)
+		return -EBADMSG;
+	ret = fdif_image_alloc(img, w, h, channels);
 	if (ret)
 		return ret;
 	n = (size_t)img->stride * h;
-	if (fread(img->pixels, 1, n, f) != n) {
-		fdif_image_free(img);
-		return -EBADMSG;
+	bytes = maxval > 255 ? 2 : 1;
+	if (!ascii && bytes == 1 && maxval == 255) {
+		if (fread(img->pixels, 1, n, f) != n)
+			goto bad;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		if (ascii) {
+			if (pnm_int(f, &v, 1))
+				goto bad;
+		} else {
+			int hi = bytes == 2 ? fgetc(f) : 0, lo = fgetc(f);
+
+			if (hi == EOF || lo == EOF)
+				goto bad;
+			v = (unsigned int)hi << 8 | (unsigned int)lo;
+		}
+		if (v > maxval)
+			goto bad;
+		img->pixels[i] = (uint8_t)((v * 255u + maxval / 2) / maxval);
 	}
 	return 0;
+bad:
+	fdif_image_free(img);
+	return -EBADMSG;
 }
 
 /* --- PNG -------------------------------------------------------------- */
@@ -155,7 +177,7 @@ static int load_png(FILE *f, struct fdif_image *img)
 	channels = png_get_channels(png, info);
 	if (channels != 1 && channels != 3)
 		png_longjmp(png, 1);
-	ret = image_alloc(img, w, h, (unsigned int)channels);
+	ret = fdif_image_alloc(img, w, h, (unsigned int)channels);
 	if (ret)
 		png_longjmp(png, 1);
 	ret = -EBADMSG;
@@ -216,6 +238,7 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 struct jpeg_err {
 	struct jpeg_error_mgr mgr;
 	jmp_buf jmp;
+	int truncated;	/* libjpeg warned of the file's early end */
 };
 
 static void jpeg_error_exit(j_common_ptr cinfo)
@@ -236,18 +259,133 @@ static int jpeg_errno(const struct jpeg_err *err)
 	}
 }
 
-/* Count warnings (level -1) like libjpeg does, but print nothing. */
+/*
+ * libjpeg's warnings print nothing and most are not fatal (corrupt bytes
+ * libjpeg skips, as "extraneous bytes before marker": other decoders show
+ * those pictures too); but a file that ends early is padded with grey, and
+ * that one is corrupt.
+ */
 static void jpeg_quiet(j_common_ptr cinfo, int level)
 {
-	if (level < 0)
+	if (level < 0) {
 		cinfo->err->num_warnings++;
+		if (cinfo->err->msg_code == JWRN_JPEG_EOF)
+			((struct jpeg_err *)cinfo->err)->truncated = 1;
+	}
 }
 
-static int load_jpeg(FILE *f, struct fdif_image *img)
+/*
+ * The EXIF orientation (1..8; 1 without one) of the first APP1 "Exif"
+ * marker libjpeg saved (jpeg_save_markers(), at most 64 KiB), by libexif,
+ * without its fixups (which add default tags).
+ */
+static unsigned int jpeg_orientation(j_decompress_ptr cinfo)
+{
+	jpeg_saved_marker_ptr m;
+	unsigned int o = 1;
+
+	for (m = cinfo->marker_list; m; m = m->next) {
+		ExifData *ed;
+		ExifEntry *e;
+
+		if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 ||
+		    memcmp(m->data, "Exif\0\0", 6))
+			continue;
+		ed = exif_data_new();
+		if (!ed)
+			break;
+		exif_data_unset_option(ed, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+		exif_data_load_data(ed, m->data, m->data_length);
+		e = exif_content_get_entry(ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+		if (e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 &&
+		    e->size >= 2)
+			o = exif_get_short(e->data, exif_data_get_byte_order(ed));
+		exif_data_unref(ed);
+		break;
+	}
+	return o >= 1 && o <= 8 ? o : 1;
+}
+
+/*
+ * @img turned upright for EXIF orientation @o: 2 mirrored, 3 turned 180,
+ * 4 flipped, 5 transposed, 6 turned 90 clockwise, 7 transverse, 8 turned
+ * 90 counter-clockwise (what a viewer does to show the stored picture).
+ */
+static int image_orient(struct fdif_image *img, unsigned int o)
+{
+	unsigned int w = img->width, h = img->height, c = img->channels;
+	unsigned int x, y, sx, sy, k;
+	struct fdif_image out;
+	int ret;
+
+	if (o <= 1 || o > 8)
+		return 0;
+	ret = o >= 5 ? fdif_image_alloc(&out, h, w, c) : fdif_image_alloc(&out, w, h, c);
+	if (ret)
+		return ret;
+	for (y = 0; y < out.height; y++) {
+		for (x = 0; x < out.width; x++) {
+			switch (o) {
+			case 2: sx = w - 1 - x; sy = y; break;
+			case 3: sx = w - 1 - x; sy = h - 1 - y; break;
+			case 4: sx = x; sy = h - 1 - y; break;
+			case 5: sx = y; sy = x; break;
+			case 6: sx = y; sy = h - 1 - x; break;
+			case 7: sx = w - 1 - y; sy = h - 1 - x; break;
+			default: sx = w - 1 - y; sy = x; break;	/* 8 */
+			}
+			for (k = 0; k < c; k++)
+				out.pixels[(size_t)y * out.stride + (size_t)x * c + k] =
+					img->pixels[(size_t)sy * img->stride + (size_t)sx * c + k];
+		}
+	}
+	fdif_image_free(img);
+	*img = out;
+	return 0;
+}
+
+/*
+ * The largest libjpeg reduction (M/8, M in 1..8) at which a @w x @h
+ * picture still covers what fitting it into @fit_w x @fit_h keeps: the
+ * fitted picture is never enlarged from the reduced one. 0: full size.
+ */
+static unsigned int jpeg_scale_num(unsigned int w, unsigned int h,
+				   unsigned int fit_w, unsigned int fit_h)
+{
+	unsigned int m;
+
+	if (!fit_w || !fit_h)
+		return 8;
+	/* M/8 >= 1/s, s = max(w / fit_w, h / fit_h): 8 * fit <= M * side */
+	for (m = 1; m < 8; m++)
+		if ((uint64_t)8 * fit_w <= (uint64_t)m * w ||
+		    (uint64_t)8 * fit_h <= (uint64_t)m * h)
+			break;
+	return m;
+}
+
+/* One row of Adobe (inverted) or plain CMYK to RGB, as OpenCV reads them. */
+static void cmyk_to_rgb(const uint8_t *s, uint8_t *d, unsigned int n, int inverted)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++, s += 4, d += 3) {
+		for (k = 0; k < 3; k++) {
+			unsigned int ink = inverted ? s[k] : 255u - s[k];
+			unsigned int key = inverted ? s[3] : 255u - s[3];
+
+			d[k] = (uint8_t)((ink * key + 127) / 255);
+		}
+	}
+}
+
+static int load_jpeg(FILE *f, struct fdif_image *img, const struct load_req *req)
 {
 	struct jpeg_decompress_struct cinfo;
-	struct jpeg_err err;
+	struct jpeg_err err = { .truncated = 0 };
+	uint8_t *volatile row4 = NULL;
 	volatile int ret = -EBADMSG;
+	unsigned int o, m, uw, uh, y, cmyk, channels;
 
 	cinfo.err = jpeg_std_error(&err.mgr);
 	err.mgr.error_exit = jpeg_error_exit;
@@ -256,6 +394,7 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 		if (ret == -EBADMSG && err.mgr.msg_code)
 			ret = jpeg_errno(&err);
 		jpeg_destroy_decompress(&cinfo);
+		free(row4);
 		fdif_image_free(img);
 		return ret;
 	}
@@ -267,6 +406,7 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 	 */
 	cinfo.mem->max_memory_to_use = FDIF_JPEG_MAX_MEMORY;
 	jpeg_stdio_src(&cinfo, f);
+	jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);	/* EXIF */
 	jpeg_read_header(&cinfo, TRUE);
 	if (!cinfo.image_width || !cinfo.image_height)
 		longjmp(err.jmp, 1);
@@ -274,44 +414,125 @@ static int load_jpeg(FILE *f, struct fdif_image *img)
 		ret = -EFBIG;
 		longjmp(err.jmp, 1);
 	}
-	cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+	o = jpeg_orientation(&cinfo);
+	uw = o >= 5 ? cinfo.image_height : cinfo.image_width;	/* upright */
+	uh = o >= 5 ? cinfo.image_width : cinfo.image_height;
+	m = jpeg_scale_num(uw, uh, req->fit_width, req->fit_height);
+	cinfo.scale_num = m;
+	cinfo.scale_denom = 8;
+	/*
+	 * Grey straight from the luma where the caller wants grey; CMYK and
+	 * YCCK (Adobe) as CMYK, turned into RGB (and grey) here: libjpeg
+	 * has no CMYK to RGB.
+	 */
+	cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+	if (cmyk)
+		cinfo.out_color_space = JCS_CMYK;
+	else if (cinfo.num_components == 1 || req->gray)
+		cinfo.out_color_space = JCS_GRAYSCALE;
+	else
+		cinfo.out_color_space = JCS_RGB;
 	jpeg_start_decompress(&cinfo);
-	ret = image_alloc(img, cinfo.output_width, cinfo.output_height,
-			  (unsigned int)cinfo.output_components);
+	channels = cmyk ? (req->gray ? 1 : 3) : (unsigned int)cinfo.output_components;
+	ret = fdif_image_alloc(img, cinfo.output_width, cinfo.output_height, channels);
+	if (!ret && cmyk) {
+		row4 = malloc((size_t)cinfo.output_width * 7);	/* CMYK, then RGB */
+		if (!row4)
+			ret = -ENOMEM;
+	}
 	if (ret)
 		longjmp(err.jmp, 1);
 	ret = -EBADMSG;
 	while (cinfo.output_scanline < cinfo.output_height) {
 		JSAMPROW row = img->pixels + (size_t)cinfo.output_scanline * img->stride;
+		uint8_t *rgb = row4 + (size_t)cinfo.output_width * 4;
+		unsigned int x;
 
+		if (!cmyk) {
+			jpeg_read_scanlines(&cinfo, &row, 1);
+			continue;
+		}
+		y = cinfo.output_scanline;
+		row = row4;
 		jpeg_read_scanlines(&cinfo, &row, 1);
+		cmyk_to_rgb(row4, channels == 3 ? img->pixels + (size_t)y * img->stride : rgb,
+			    cinfo.output_width, cinfo.saw_Adobe_marker);
+		if (channels == 1)
+			for (x = 0; x < cinfo.output_width; x++)
+				img->pixels[(size_t)y * img->stride + x] =
+					fdif_luma(rgb + 3 * x);
 	}
-	/* libjpeg pads a truncated file with grey and warns: call it corrupt */
-	if (err.mgr.num_warnings)
+	if (err.truncated)
 		longjmp(err.jmp, 1);
 	jpeg_finish_decompress(&cinfo);
 	jpeg_destroy_decompress(&cinfo);
+	free(row4);
+	row4 = NULL;
+	ret = image_orient(img, o);
+	if (ret) {
+		fdif_image_free(img);
+		return ret;
+	}
+	if (req->info) {
+		req->info->scale = 8.0 / m;
+		req->info->width = uw;
+		req->info->height = uh;
+		req->info->orientation = o;
+	}
 	return 0;
 }
 
 /* A picture from a stream (a file or fmemopen()ed memory) by its magic. */
-static int load_stream(FILE *f, struct fdif_image *img)
+static int load_any(FILE *f, struct fdif_image *img, const struct load_req *req)
 {
 	unsigned char magic[8] = { 0 };
 	size_t n;
 
 	n = fread(magic, 1, sizeof(magic), f);
 	rewind(f);
-	if (n >= 2 && magic[0] == 'P' && (magic[1] == '5' || magic[1] == '6'))
+	if (n >= 2 && magic[0] == 'P' && magic[1] >= '2' && magic[1] <= '6' &&
+	    magic[1] != '4')
 		return load_pnm(f, img);
 	if (n == 8 && !png_sig_cmp(magic, 0, 8))
 		return load_png(f, img);
 	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
-		return load_jpeg(f, img);
+		return load_jpeg(f, img, req);
 	return n ? -ENOTSUP : -EBADMSG;
 }
 
-int fdif_image_load(const char *path, struct fdif_image *img)
+/*
+ * load_any(), then what the request asks of any format: grey (a JPEG is
+ * decoded to grey already), and the size it was.
+ */
+static int load_stream(FILE *f, struct fdif_image *img, const struct load_req *req)
+{
+	struct fdif_image gray;
+	int ret;
+
+	if (req->info) {
+		memset(req->info, 0, sizeof(*req->info));
+		req->info->scale = 1;
+		req->info->orientation = 1;
+	}
+	ret = load_any(f, img, req);
+	if (ret)
+		return ret;
+	if (req->gray && img->channels != 1) {
+		ret = fdif_image_to_gray(img, &gray);
+		fdif_image_free(img);
+		if (ret)
+			return ret;
+		*img = gray;
+	}
+	if (req->info && !req->info->width) {	/* not reduced */
+		req->info->width = img->width;
+		req->info->height = img->height;
+	}
+	return 0;
+}
+
+static int load_file(const char *path, struct fdif_image *img,
+		     const struct load_req *req)
 {
 	FILE *f;
 	int ret;
@@ -320,7 +541,7 @@ int fdif_image_load(const char *path, struct fdif_image *img)
 	f = fopen(path, "rbe");	/* e: close-on-exec */
 	if (!f)
 		return -errno;
-	ret = load_stream(f, img);
+	ret = load_stream(f, img, req);
 	fclose(f);
 	return ret;
 }
@@ -329,7 +550,8 @@ int fdif_image_load(const char *path, struct fdif_image *img)
  * The same decoders, the same limits, on bytes in memory: glibc's
  * fmemopen() gives them a stream that reads @data (never written).
  */
-int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
+static int load_mem(const void *data, size_t size, struct fdif_image *img,
+		    const struct load_req *req)
 {
 	FILE *f;
 	int ret;
@@ -340,35 +562,49 @@ int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
 	f = fmemopen((void *)data, size, "rb");
 	if (!f)
 		return -errno;
-	ret = load_stream(f, img);
+	ret = load_stream(f, img, req);
 	fclose(f);
 	return ret;
 }
 
-/* --- conversions and drawing ------------------------------------------ */
-
-int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst)
+int fdif_image_load(const char *path, struct fdif_image *img)
 {
-	unsigned int x, y;
-	int ret = image_alloc(dst, src->width, src->height, 1);
+	const struct load_req req = { 0 };
 
-	if (ret)
-		return ret;
-	for (y = 0; y < src->height; y++) {
-		const uint8_t *s = src->pixels + (size_t)y * src->stride;
-		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
-
-		for (x = 0; x < src->width; x++, s += src->channels)
-			d[x] = src->channels == 1 ? s[0] :
-			       (uint8_t)((299 * s[0] + 587 * s[1] + 114 * s[2] + 500) / 1000);
-	}
-	return 0;
+	return load_file(path, img, &req);
 }
+
+int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
+{
+	const struct load_req req = { 0 };
+
+	return load_mem(data, size, img, &req);
+}
+
+int fdif_image_load_gray(const char *path, unsigned int fit_width,
+			 unsigned int fit_height, struct fdif_image *img,
+			 struct fdif_image_info *info)
+{
+	const struct load_req req = { 1, fit_width, fit_height, info };
+
+	return load_file(path, img, &req);
+}
+
+int fdif_image_load_gray_mem(const void *data, size_t size,
+			     unsigned int fit_width, unsigned int fit_height,
+			     struct fdif_image *img, struct fdif_image_info *info)
+{
+	const struct load_req req = { 1, fit_width, fit_height, info };
+
+	return load_mem(data, size, img, &req);
+}
+
+/* --- conversions and drawing ------------------------------------------ */
 
 int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst)
 {
 	unsigned int x, y, c;
-	int ret = image_alloc(dst, src->width, src->height, 3);
+	int ret = fdif_image_alloc(dst, src->width, src->height, 3);
 
 	if (ret)
 		return ret;

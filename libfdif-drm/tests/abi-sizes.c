@@ -1,24 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
  * The sizes and alignments of the public structures a program allocates
- * and the library fills or reads (include/fdif/fdif.h), for the ABI check
- * (check-abi.sh compares them with libfdif-drm.abi): a structure that
+ * and a library fills or reads, for the ABI check (check-abi.sh compares
+ * them with libfdif-drm.abi and libfdif-image.abi): a structure that
  * grows or moves changes what a program built against the old header
  * passes, so it takes a new SONAME (docs/library.md, "ABI").
+ * Usage: abi-sizes fdif|image (the header: include/fdif/NAME.h)
  */
 #include <stdalign.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 
 #define SHOW(s) printf("struct %s %zu %zu\n", #s, sizeof(struct s), alignof(struct s))
 
-int main(void)
+int main(int argc, char **argv)
 {
-	SHOW(fdif_caps);
-	SHOW(fdif_params);
-	SHOW(fdif_face);
-	SHOW(fdif_image);
-	SHOW(fdif_frame_map);
-	return 0;
+	if (argc != 2)
+		return 2;
+	if (!strcmp(argv[1], "fdif")) {
+		SHOW(fdif_caps);
+		SHOW(fdif_params);
+		SHOW(fdif_face);
+		SHOW(fdif_image);
+		SHOW(fdif_frame_map);
+		return 0;
+	}
+	if (!strcmp(argv[1], "image")) {
+		SHOW(fdif_image_info);
+		return 0;
+	}
+	return 2;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The documented example builds against the *installed* library through
-# its pkg-config file, and runs (reporting the missing device on a host).
+# The documented example builds against the *installed* libraries through
+# libfdif-image's pkg-config file (which requires libfdif-drm's), and runs
+# (reporting the missing device on a host).
 # Usage: check-example.sh BUILD_DIR SOURCE_DIR      Prints TAP.
 set -u
 build=$1 src=$2
@@ -24,14 +25,18 @@ step() { # step NAME CMD...
 }
 
 step meson-install meson install -C "$build" --destdir "$tmp/root" --no-rebuild
-pc=$(find "$tmp/root" -name libfdif-drm.pc | head -1)
-[ -n "$pc" ] || { echo "not ok $((n + 1)) - libfdif-drm.pc installed"; echo "1..$((n + 1))"; exit 1; }
-# relocate the installed .pc into the staging root
-prefix=$(sed -n 's/^prefix=//p' "$pc")
-sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
+for name in libfdif-drm libfdif-image; do
+	pc=$(find "$tmp/root" -name $name.pc | head -1)
+	[ -n "$pc" ] || { echo "not ok $((n + 1)) - $name.pc installed"; echo "1..$((n + 1))"; exit 1; }
+	# relocate the installed .pc into the staging root
+	prefix=$(sed -n 's/^prefix=//p' "$pc")
+	sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
+done
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 step compile-with-pkg-config sh -c "cc -std=c11 -Wall -Werror -o '$tmp/faces' \
-	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-drm)"
+	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-image)"
+# a program that only submits frames needs no image format library
+step drm-alone-needs-no-image-library sh -c "! pkg-config --libs --static libfdif-drm | grep -E 'png|jpeg'"
 lib=$(dirname "$(find "$tmp/root" -name 'libfdif-drm.so' | head -1)")
 mkdir -p "$tmp/accel"
 n=$((n + 1))

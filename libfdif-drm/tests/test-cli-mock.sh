@@ -3,8 +3,8 @@
 # fdif-detect on the host against the fake kernel (mock-preload.c, as
 # LD_PRELOAD under the fdif-detect and libfdif-drm.so the build made):
 # what it prints when the device finds faces. Prints TAP.
-# Usage: test-cli-mock.sh FDIF_DETECT MOCK_MODULE PHOTO_WITH_FACE
-cli=$1 mock=$2 photo=$3
+# Usage: test-cli-mock.sh FDIF_DETECT MOCK_MODULE PHOTO_WITH_FACE MAKE_JPEG
+cli=$1 mock=$2 photo=$3 make_jpeg=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
@@ -114,6 +114,21 @@ stdin=/dev/null
 run stdin-empty 1 "$cli" --device "$dev" -
 ok stdin-empty-error grep -q '^fdif-detect: -: corrupt or truncated image' "$tmp/err"
 unset stdin
+
+# a 6000x4000 photo without --draw: decoded grey and reduced for the
+# frame (fdif_image_load_gray(): 750x500), not at full size in RGB (72 MB);
+# the faces and the size still in the photo's own pixels
+"$make_jpeg" "$tmp/big.jpg" 6000 4000
+run big-photo-reduced 0 python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=sys.stdout)
+kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("peak RSS %d KiB" % kb, file=sys.stderr)
+sys.exit(r.returncode or (kb >= 40 << 10))' "$cli" --device "$dev" --json "$tmp/big.jpg"
+ok big-photo-full-size-coordinates py '
+assert (j[0]["width"], j[0]["height"]) == (6000, 4000), j
+f = j[0]["faces"][0]
+assert (f["x"], f["y"], f["size"]) == (3000, 1631.2, 1125), f'
 
 echo "1..$n"
 exit $fail

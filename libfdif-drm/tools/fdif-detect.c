@@ -19,6 +19,7 @@
 #include <jpeglib.h>
 
 #include "fdif/fdif.h"
+#include "fdif/image.h"
 
 static const char *const dir_names[] = { "up", "right", "left", "all" };
 static const char *const class_names[] = { "face" };
@@ -241,9 +242,11 @@ static void print_faces(const char *path, const struct fdif_image *img,
 
 /*
  * IMAGE, or with "-" the picture on standard input (whatever the loader
- * takes: it is read whole, then decoded from memory).
+ * takes: it is read whole, then decoded from memory). With @info, grey and
+ * no larger than a @fit_w x @fit_h frame needs (fdif_image_load_gray()).
  */
-static int load_image(const char *path, struct fdif_image *img)
+static int load_image(const char *path, unsigned int fit_w, unsigned int fit_h,
+		      struct fdif_image *img, struct fdif_image_info *info)
 {
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *more;
@@ -251,7 +254,8 @@ static int load_image(const char *path, struct fdif_image *img)
 	int ret;
 
 	if (strcmp(path, "-"))
-		return fdif_image_load(path, img);
+		return info ? fdif_image_load_gray(path, fit_w, fit_h, img, info) :
+			      fdif_image_load(path, img);
 	memset(img, 0, sizeof(*img));
 	for (;;) {
 		if (len == cap) {
@@ -279,7 +283,8 @@ static int load_image(const char *path, struct fdif_image *img)
 			break;
 		len += (size_t)got;
 	}
-	ret = fdif_image_load_mem(buf, len, img);
+	ret = info ? fdif_image_load_gray_mem(buf, len, fit_w, fit_h, img, info) :
+		     fdif_image_load_mem(buf, len, img);
 	free(buf);
 	return ret;
 }
@@ -484,7 +489,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		return fd_usage_error(prog, "argument -s/--search: %s",
 				      "not supported on the FDIF (it finds faces, it does not compare them)");
 
-	ret = load_image(file, &img);
+	ret = load_image(file, 0, 0, &img, NULL);
 	if (ret)
 		return fd_error(prog, 1, "cannot load input image %s", file);
 	ret = fdif_open(&dev);
@@ -710,11 +715,26 @@ bad:
 	if (json)
 		printf("[");
 	for (i = optind; i < (unsigned int)argc; i++) {
-		struct fdif_image img;
+		struct fdif_image img, full = { 0 };
+		struct fdif_image_info info = { .scale = 1 };
+		struct fdif_params rp = p;
 
-		ret = load_image(argv[i], &img);
+		/*
+		 * Without --draw only the faces are wanted: the picture is
+		 * decoded grey and no larger than the device's frame needs
+		 * (a JPEG reduced by libjpeg), and the faces and the ROI are
+		 * scaled between it and the full picture.
+		 */
+		ret = load_image(argv[i], caps.frame_width, caps.frame_height, &img,
+				 draw ? NULL : &info);
+		if (!ret && info.scale != 1 && (p.roi_width || p.roi_height)) {
+			rp.roi_x = (unsigned int)floor(p.roi_x / info.scale);
+			rp.roi_y = (unsigned int)floor(p.roi_y / info.scale);
+			rp.roi_width = (unsigned int)ceil(p.roi_width / info.scale);
+			rp.roi_height = (unsigned int)ceil(p.roi_height / info.scale);
+		}
 		if (!ret)
-			ret = fdif_detect_image(dev, &img, &p, faces, max, &n);
+			ret = fdif_detect_image(dev, &img, &rp, faces, max, &n);
 		if (ret) {
 			print_error(argv[i], ret, json, !printed++);
 			fdif_image_free(&img);
@@ -724,7 +744,16 @@ bad:
 		for (k = 0; k < n && faces[k].confidence >= threshold; k++)
 			;
 		n = k;	/* sorted by confidence */
-		print_faces(argv[i], &img, faces, n, json, !printed++);
+		for (k = 0; !draw && k < n; k++) {
+			faces[k].x *= info.scale;
+			faces[k].y *= info.scale;
+			faces[k].size *= info.scale;
+			faces[k].width *= info.scale;
+			faces[k].height *= info.scale;
+		}
+		full.width = draw ? img.width : info.width;
+		full.height = draw ? img.height : info.height;
+		print_faces(argv[i], &full, faces, n, json, !printed++);
 		if (draw) {
 			struct fdif_image rgb;
 

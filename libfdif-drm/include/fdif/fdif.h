@@ -16,7 +16,7 @@
  *	unsigned int n;
  *
  *	fdif_open(&dev);
- *	fdif_image_load("photo.jpg", &img);
+ *	fdif_image_load("photo.jpg", &img);	(libfdif-image, <fdif/image.h>)
  *	fdif_params_init(&p);
  *	fdif_detect_image(dev, &img, &p, faces, FDIF_MAX_RESULTS, &n);
  *
@@ -327,31 +327,18 @@ struct fdif_image {
 	uint8_t *pixels;
 };
 
-/**
- * fdif_image_load() - decode a PGM/PPM (binary), PNG or JPEG file
- * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
- * a corrupt or truncated file, -EFBIG for more than 16384 pixels a side
- * (checked right after the header, before anything is allocated for the
- * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
- * progressive one of more than about 170 Mpixel 4:2:0).
+/*
+ * Decoding and writing pictures (fdif_image_load(), fdif_image_save_png(),
+ * drawing...) is libfdif-image's, <fdif/image.h>: this library needs no
+ * image format library. A struct fdif_image from it (or one the program
+ * fills in itself, e.g. around a camera buffer) is what the calls below
+ * take.
  */
-int fdif_image_load(const char *path, struct fdif_image *img);
-/**
- * fdif_image_load_mem() - decode a picture held in memory (@size bytes at
- * @data, a whole file's contents: from a pipe, a socket, a camera app's
- * buffer), with the same formats, limits and errors as fdif_image_load().
- * @data is only read, and may be freed once this returns.
- */
-int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img);
-int fdif_image_save_png(const char *path, const struct fdif_image *img);
+
+/** fdif_image_free() - free @img's pixels (malloc()ed) and zero it */
 void fdif_image_free(struct fdif_image *img);
 /** fdif_image_to_gray() - BT.601 luma of @src as a new 1-channel image */
 int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst);
-/** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
-int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst);
-/** fdif_image_draw_square() - outline a face in an RGB image */
-void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
-			    double size, uint8_t r, uint8_t g, uint8_t b);
 
 /**
  * struct fdif_frame_map - how a picture was fitted into a frame

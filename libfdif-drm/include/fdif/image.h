@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfdif-image - pictures in and out for libfdif-drm
+ *
+ * Decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo) pictures from a
+ * file or from memory, writing PNG, and drawing, into and from the
+ * struct fdif_image of <fdif/fdif.h>. A separate library so that a program
+ * that only submits frames (a camera app) links libfdif-drm alone, without
+ * the image format libraries; pkg-config: libfdif-image (it requires
+ * libfdif-drm, whose fdif_image_free() frees what this library decodes and
+ * whose fdif_strerror() gives its errors' messages).
+ *
+ * Every function that can fail returns 0 on success and a negative errno
+ * on failure. The library never prints and never exits; every file it
+ * opens is close-on-exec. Pictures are untrusted input: sizes are checked
+ * against the limits below before anything is allocated for them.
+ */
+#ifndef FDIF_IMAGE_H
+#define FDIF_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fdif/fdif.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * fdif_image_load() - decode a PGM/PPM, PNG or JPEG file
+ * PGM/PPM: ASCII (P2, P3) or binary (P5, P6), any maxval (1..65535; two
+ * bytes a sample, big-endian, above 255), scaled to 0..255.
+ * Return: 0, -ENOENT/-EACCES..., -ENOTSUP for another format, -EBADMSG for
+ * a corrupt or truncated file (also a PNM header that is not one, a
+ * sample over its maxval), -EFBIG for more than 16384 pixels a side
+ * (checked right after the header, before anything is allocated for the
+ * size) or a JPEG that needs more than 512 MiB of libjpeg's own memory (a
+ * progressive one of more than about 170 Mpixel 4:2:0).
+ * JPEG: YCbCr, grey, CMYK and YCCK (Adobe, inverted CMYK as Photoshop
+ * writes it) pictures, to RGB or grey; libjpeg's warnings about bytes it
+ * skips are not errors, a file that ends early is (-EBADMSG). Its EXIF
+ * orientation (APP1, by libexif) is applied: the picture is upright.
+ */
+int fdif_image_load(const char *path, struct fdif_image *img);
+/**
+ * fdif_image_load_mem() - decode a picture held in memory (@size bytes at
+ * @data, a whole file's contents: from a pipe, a socket, a camera app's
+ * buffer), with the same formats, limits and errors as fdif_image_load().
+ * @data is only read, and may be freed once this returns.
+ */
+int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img);
+/**
+ * struct fdif_image_info - what a picture was, before a load reduced it
+ * @scale: its pixels per decoded pixel (1: full size; a JPEG reduced to
+ *	M/8 of its size: 8/M); a point of the decoded picture times @scale is
+ *	the point in the full-size picture
+ * @width: the full picture's width, upright
+ * @height: its height, upright
+ * @orientation: the EXIF orientation it was stored in (1..8; 1 also when
+ *	it has none), already applied: the decoded picture is upright
+ */
+struct fdif_image_info {
+	double scale;
+	unsigned int width, height;
+	unsigned int orientation;
+};
+
+/**
+ * fdif_image_load_gray() - decode a picture as fdif_image_load() does, to
+ * one grey channel, no larger than fitting it into a frame needs
+ * @fit_width: the frame it will be fitted into (fdif_image_fit_frame(),
+ *	the device's: fdif_caps.frame_width), or 0 for the full size
+ * @fit_height: its height (fdif_caps.frame_height), or 0
+ * @info: the size the picture was and the decoded one's scale, or NULL
+ *
+ * A JPEG is decoded straight to grey (its luma) and reduced by libjpeg
+ * to the smallest M/8 of its size (M 1..8) that is still at least as
+ * large as the picture fitted into @fit_width x @fit_height: a 4000x3000
+ * photo for a 320x240 frame is decoded at 500x375, never at full size.
+ * Other formats are decoded whole and turned grey. The same limits and
+ * errors as fdif_image_load(); EXIF orientation is applied.
+ */
+int fdif_image_load_gray(const char *path, unsigned int fit_width,
+			 unsigned int fit_height, struct fdif_image *img,
+			 struct fdif_image_info *info);
+/** fdif_image_load_gray_mem() - fdif_image_load_gray() from memory */
+int fdif_image_load_gray_mem(const void *data, size_t size,
+			     unsigned int fit_width, unsigned int fit_height,
+			     struct fdif_image *img, struct fdif_image_info *info);
+/** fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file */
+int fdif_image_save_png(const char *path, const struct fdif_image *img);
+/** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
+int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst);
+/** fdif_image_draw_square() - outline a face in an RGB image */
+void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
+			    double size, uint8_t r, uint8_t g, uint8_t b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FDIF_IMAGE_H */
