@@ -70,7 +70,7 @@ apt_ensure "${GUEST_ARM64_PKGS[@]}"
 # the same for the 32-bit build of the uAPI, library and CLI suites (armhf,
 # as OMAP4 boards run them; the arm64 kernel runs them through COMPAT)
 GUEST_ARMHF_PKGS=(gcc-arm-linux-gnueabihf file libdrm-dev:armhf libpng-dev:armhf
-	libjpeg62-turbo-dev:armhf zlib1g-dev:armhf libjson-c-dev:armhf)
+	libjpeg62-turbo-dev:armhf zlib1g-dev:armhf libjson-c-dev:armhf libexif-dev:armhf)
 if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 	progress "enabling the armhf architecture in dpkg (for 32-bit guest packages)"
 	as_root dpkg --add-architecture armhf
