@@ -197,7 +197,7 @@ TEST_F(dev, prime_self_import_and_size)
  * A one-page dma-buf of another exporter, or a negative errno: the CMA
  * dma-heap's (contiguous and, on arm64, below 4 GiB, as a camera's
  * frames), else udmabuf's (a memfd's page: above 4 GiB in the stress
- * guest, where its import is refused for being bounced).
+ * guest, where swiotlb bounces it).
  */
 static int foreign_dmabuf(void)
 {
@@ -383,7 +383,7 @@ static long free_blocks_above_4gib(int min_order)
  * has RAM there. The DMA layer cannot put it under the mask: swiotlb
  * bounces at most 256 KiB ("swiotlb buffer is full" in dmesg, a warning),
  * so the exporter's map fails with -EIO, and so does the import. Smaller
- * buffers are bounced: see the next test. (Needs the system heap and RAM
+ * buffers are bounced, see docs/driver.md. (Needs the system heap and RAM
  * above 4 GiB: the stress stage's guest.)
  */
 TEST_F(dev, prime_import_above_4gib)
@@ -405,30 +405,6 @@ TEST_F(dev, prime_import_above_4gib)
 	/* and again: nothing of the first attempt is left behind */
 	imp.handle = 0;
 	EXPECT_EQ(ret, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
-	EXPECT_EQ(0, imp.handle);
-	close(buf);
-}
-
-/*
- * A buffer above 4 GiB small enough for swiotlb to bounce (one 64 KiB
- * block of the system heap: one segment) maps, but to a copy: the device
- * would read and write that while the exporter and its CPU users see the
- * buffer itself. Its import is refused with -EINVAL (issue 25, 7); it was
- * taken before. (The stress stage's guest, as above.)
- */
-TEST_F(dev, prime_import_bounced_refused)
-{
-	struct drm_prime_handle imp = { 0 };
-	int buf = -ENOENT;
-
-	if (free_blocks_above_4gib(4) > 0)	/* 64 KiB */
-		buf = fdif_dma_heap_alloc("system", 64 << 10);
-	if (buf == -ENOENT)
-		SKIP(return,
-		     "needs RAM above 4 GiB and the system dma-heap (stress stage)");
-	ASSERT_GE(buf, 0);
-	imp.fd = buf;
-	EXPECT_EQ(-EINVAL, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
 	EXPECT_EQ(0, imp.handle);
 	close(buf);
 }

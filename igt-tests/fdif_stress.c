@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1011,7 +1012,8 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
 		TH_LOG("child: status 0x%x", status);
 	/* the file is gone, the job is parked on the sw_sync point */
 	parked = module_refs();
-	EXPECT_EQ(idle + 1, parked) TH_LOG("module references: %lld idle, %lld with the job",
+	/* the job, and its hardware fence, each hold one */
+	EXPECT_GE(parked, idle + 1) TH_LOG("module references: %lld idle, %lld with the job",
 					   idle, parked);
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
 	ASSERT_TRUE(wait_node(0));
@@ -1035,6 +1037,51 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
 }
 
 /*
+ * A job's hardware fence outlives the job: the scheduler's fences keep it
+ * as their parent, and a sync_file keeps those. With the file closed and
+ * the job done and freed, the fence still holds the module (its ops are
+ * the driver's) and the device (its lock is the device's): rmmod is
+ * refused until the sync_file goes. Before, rmmod succeeded, and closing
+ * the sync_file released the fence through the unloaded module's ops.
+ */
+TEST_F_TIMEOUT(plain, fence_outlives_file_and_module, 120)
+{
+	long long idle = -1, held = -1, refs = -1;
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	int fd, i;
+
+	for (i = 0; i < 500 && (idle = module_refs()) > 0; i++)
+		usleep(10000);
+	ASSERT_EQ(0, idle) TH_LOG("module references with nothing open: %lld", idle);
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	fdif_job_init(&job, &j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	/* the job is freed a little after its fence signalled; the fence stays */
+	for (i = 0; i < 500 && (held = module_refs()) > 1; i++)
+		usleep(10000);
+	EXPECT_EQ(1, held) TH_LOG("module references with only the sync_file left: %lld", held);
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+	ASSERT_TRUE(wait_node(0));
+	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a fence alive");
+	ASSERT_EQ(0, access(FDIF_REFCNT, F_OK));
+	close(job.fence_fd);
+	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
+		usleep(10000);
+	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
+/*
  * A job whose in-sync is a failed job's out-sync must not run (issue 25,
  * 4), even in the window where the scheduler has given back the failed
  * job's credit, so the next job may start, but has not yet set the error
@@ -1046,6 +1093,36 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
  * a dependency) and on another file (which, pipelined, only waited for
  * the failed job to start). Both must end with -ECANCELED.
  */
+/*
+ * The interrupt of DEV_NAME's FDIF goes to CPU 0 only, and this process
+ * runs on CPU 1 only (@on), or both back to any CPU (!@on): a stall in the
+ * interrupt handler then does not hold this process's timers up.
+ */
+static int split_irq_and_test_cpus(bool on)
+{
+	char line[512], path[64];
+	cpu_set_t set;
+	int irq = -1;
+	FILE *f = fopen("/proc/interrupts", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, DEV_NAME) && sscanf(line, " %d:", &irq) == 1)
+			break;
+	fclose(f);
+	if (irq < 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
+	if (sysfs_write(path, on ? "1" : "3"))
+		return -EIO;
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (!on)
+		CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
 TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
 {
 	enum { STALL_MS = 600, SIGNAL_MS = 300 };
@@ -1054,6 +1131,8 @@ TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
 	char cmd[160];
 
 	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	/* the stall on CPU 0, this test's sleeps and signals on CPU 1 */
+	ASSERT_EQ(0, split_irq_and_test_cpus(true));
 	snprintf(cmd, sizeof(cmd),
 		 "insmod " DELAY_KO " func=drm_sched_fence_finished owner=gpu_sched delay_us=%d",
 		 STALL_MS * 1000);
@@ -1132,14 +1211,15 @@ TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
 		for (k = 0; k < n; k++)
 			if ((int64_t)st_start[k] > submitted)
 				TH_LOG("stall from %lld to %lld ms after the submit",
-				       ((int64_t)st_start[k] - submitted) / 1000000,
-				       ((int64_t)st_end[k] - submitted) / 1000000);
+				       (long long)((int64_t)st_start[k] - submitted) / 1000000,
+				       (long long)((int64_t)st_end[k] - submitted) / 1000000);
 		for (k = 0; k < n; k++)
 			if ((int64_t)st_start[k] < signalled && (int64_t)st_end[k] > signalled)
 				break;
 		hit += k < n;
 		TH_LOG("%s file: the waiting job ended with %d; signalled %lld ms after the submit, %s a stall",
-		       other ? "another" : "the same", st, (signalled - submitted) / 1000000,
+		       other ? "another" : "the same", st,
+		       (long long)(signalled - submitted) / 1000000,
 		       k < n ? "inside" : "outside");
 
 		close(a.fence_fd);
@@ -1154,6 +1234,7 @@ TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
 	/* TCG's timing may spoil one variant's window, not both */
 	EXPECT_GE(hit, 1);
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	ASSERT_EQ(0, split_irq_and_test_cpus(false));
 }
 
 /* timeout_ms=0 would time every job out at once: refused at load */

@@ -139,6 +139,7 @@ static int fdif_probe(struct platform_device *pdev)
 		return -ENODEV;
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
+	spin_lock_init(&fdev->standby_lock);
 	fdif_reset_init(fdev);
 	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
 	if (ret)
@@ -205,11 +206,19 @@ static void fdif_remove(struct platform_device *pdev)
 	pm_runtime_dont_use_autosuspend(&pdev->dev);
 }
 
+/*
+ * Also called by pm_runtime_force_suspend() for system sleep, with runtime
+ * PM disabled: the interrupt handler learns that the module is in standby
+ * from @standby, not from the PM core.
+ */
 static int fdif_runtime_suspend(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
 
+	spin_lock_irq(&fdev->standby_lock);
+	fdev->standby = true;
 	fdev->gen->ops->hw_suspend(fdev);
+	spin_unlock_irq(&fdev->standby_lock);
 	return 0;
 }
 
@@ -225,6 +234,9 @@ static int fdif_runtime_resume(struct device *dev)
 	struct fdif_device *fdev = dev_get_drvdata(dev);
 
 	fdif_hw_init(fdev);
+	spin_lock_irq(&fdev->standby_lock);
+	fdev->standby = false;
+	spin_unlock_irq(&fdev->standby_lock);
 	return 0;
 }
 

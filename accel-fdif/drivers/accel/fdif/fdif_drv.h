@@ -18,7 +18,6 @@
 #include "fdif_job.h"
 
 struct dma_buf_attachment;
-struct fdif_job;
 struct sg_table;
 
 /* Limits of one submission (the queries report them) */
@@ -32,7 +31,8 @@ struct sg_table;
  * @errors: jobs that ended with ERR
  * @timeouts: jobs the scheduler timed out
  * @cancelled: jobs ended without running (cancelled, or the device gone)
- * @resets: soft resets after a timeout or an ERR interrupt
+ * @resets: soft resets after a timeout or an ERR interrupt, and run_job's
+ *	retries of one that did not complete
  * @missed_irqs: timeouts that found the job done (interrupt lost)
  * @spurious_irqs: interrupts with no status or no job
  * @bos: live buffer objects
@@ -62,6 +62,10 @@ struct fdif_stats {
  * @fence_lock: lock of the hardware fences
  * @job_lock: protects @active between the IRQ and the timeout handler
  * @active: the job on the hardware, or NULL
+ * @standby_lock: protects @standby between runtime PM and the interrupt
+ * @standby: the module is in standby, runtime-suspended, and its clocks
+ *	may be cut (on OMAP4 an access is then a bus error): the interrupt
+ *	handler must not touch it
  * @hw_failed: the last soft reset did not complete: start no job
  * @held: BOs of the job a failed reset was meant to stop, by role (under
  *	@job_lock): the module may still use them, so they are not freed
@@ -89,6 +93,8 @@ struct fdif_device {
 	spinlock_t job_lock;	/* protects @active */
 	struct fdif_job *active;
 
+	spinlock_t standby_lock;	/* protects @standby */
+	bool standby;
 	bool hw_failed;
 	struct drm_gem_object *held[FDIF_BO_COUNT];
 	bool holding;

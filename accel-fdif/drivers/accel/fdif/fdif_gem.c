@@ -6,11 +6,9 @@
  * Copyright (c) 2026 The fdif developers
  */
 
-#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/sizes.h>
-#include <linux/swiotlb.h>
 
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -106,34 +104,25 @@ struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
  * @attach: the dma-buf attachment
  * @sgt: its DMA mapping for the FDIF
  *
- * Where the FDIF cannot address all RAM, the buffer must be one DMA
- * segment the device reaches itself. swiotlb bounces each entry beyond
- * its reach (up to 256 KiB) into free slots of its own: the device would
- * work on a copy that only the exporter's CPU-access calls keep up to
- * date, and scattered pages come back looking contiguous. So an import
- * with more than one segment, or with one that swiotlb bounced, is
- * refused there (Documentation/accel/fdif/).
+ * Where the FDIF cannot address all RAM, the buffer must come as one DMA
+ * segment. Segments that merely follow each other are not enough there:
+ * swiotlb bounces each entry beyond the device's reach into the next free
+ * slots, so scattered pages come back looking contiguous, as copies that
+ * not every exporter keeps up to date (Documentation/accel/fdif/).
  *
  * Return: the imported object (counted in the stats) or an ERR_PTR:
- * -EINVAL if the buffer is not one contiguous DMA range the device reaches.
+ * -EINVAL if the buffer is not one contiguous DMA range.
  */
 struct drm_gem_object *
 fdif_gem_prime_import_sg_table(struct drm_device *drm,
 			       struct dma_buf_attachment *attach,
 			       struct sg_table *sgt)
 {
-	struct device *dev = attach->dev;
 	struct drm_gem_object *obj;
 
-	if (dma_addressing_limited(dev) && sgt->nents != 1) {
+	if (sgt->nents != 1 && dma_addressing_limited(attach->dev)) {
 		drm_dbg_prime(drm, "import refused: %u DMA segments, RAM beyond reach\n",
 			      sgt->nents);
-		return ERR_PTR(-EINVAL);
-	}
-	/* no IOMMU: the DMA address says where the device reads */
-	if (dma_addressing_limited(dev) &&
-	    swiotlb_find_pool(dev, dma_to_phys(dev, sg_dma_address(sgt->sgl)))) {
-		drm_dbg_prime(drm, "import refused: bounced by swiotlb, RAM beyond reach\n");
 		return ERR_PTR(-EINVAL);
 	}
 

@@ -62,10 +62,59 @@ static const char *fdif_fence_timeline_name(struct dma_fence *fence)
 	return "fdif-hw";
 }
 
+/*
+ * Jobs and hardware fences end their lives on this queue, which module
+ * exit destroys: see fdif_job_release().
+ */
+static struct workqueue_struct *fdif_release_wq;
+
+static void fdif_fence_release_work(struct work_struct *work)
+{
+	struct fdif_hw_fence *f = container_of(work, struct fdif_hw_fence,
+					       release_work);
+	struct fdif_device *fdev = f->fdev;
+
+	dma_fence_free(&f->base);	/* RCU-delayed: readers may still look */
+	drm_dev_put(&fdev->drm);
+	module_put(THIS_MODULE);
+}
+
+/* The last reference, in any context: the rest goes from a work item. */
+static void fdif_fence_release(struct dma_fence *fence)
+{
+	struct fdif_hw_fence *f = container_of(fence, struct fdif_hw_fence, base);
+
+	INIT_WORK(&f->release_work, fdif_fence_release_work);
+	queue_work(fdif_release_wq, &f->release_work);
+}
+
 static const struct dma_fence_ops fdif_fence_ops = {
 	.get_driver_name = fdif_fence_driver_name,
 	.get_timeline_name = fdif_fence_timeline_name,
+	.release = fdif_fence_release,
 };
+
+/**
+ * fdif_hw_fence_alloc() - a job's hardware fence, to be initialised in run_job
+ * @fdev: the device, from an ioctl of an open file (which pins it and the module)
+ *
+ * The fence holds the device (its lock is the device's) and the module
+ * (its ops are ours) until it is released: the scheduler's fences keep it
+ * as their parent for as long as anyone holds them.
+ *
+ * Return: the fence, or NULL.
+ */
+struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev)
+{
+	struct fdif_hw_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return NULL;
+	f->fdev = fdev;
+	drm_dev_get(&fdev->drm);
+	__module_get(THIS_MODULE);
+	return &f->base;
+}
 
 /**
  * fdif_irq() - the interrupt handler: acknowledge and complete the job
@@ -73,34 +122,28 @@ static const struct dma_fence_ops fdif_fence_ops = {
  * @arg: the device
  *
  * A job holds a runtime PM reference from submit to free, so its interrupt
- * comes while the device is active. One that comes while it is suspended
- * (latched as it went idle, or spurious) must not touch the module: its
+ * comes while the module is out of standby. One that comes while it is in
+ * standby (latched as it went idle, or spurious) must not touch it: its
  * clocks may be cut, and on OMAP4 a register access is then a bus error.
- * Where runtime PM is disabled (system sleep, or no CONFIG_PM), the device
- * is powered unless it was suspended before.
  *
  * Return: IRQ_NONE if the module had nothing to say (a spurious interrupt)
- * or was not powered.
+ * or was in standby.
  */
 irqreturn_t fdif_irq(int irq, void *arg)
 {
 	struct fdif_device *fdev = arg;
-	struct device *dev = fdev->drm.dev;
-	int active = pm_runtime_get_if_active(dev);
-	u32 events;
+	u32 events = 0;
 
-	if (!active || (active < 0 && pm_runtime_status_suspended(dev))) {
+	spin_lock(&fdev->standby_lock);
+	if (!fdev->standby)
+		events = fdev->gen->ops->irq_events(fdev);
+	spin_unlock(&fdev->standby_lock);
+	if (!events) {
 		atomic64_inc(&fdev->stats.spurious_irqs);
 		return IRQ_NONE;
 	}
-	events = fdev->gen->ops->irq_events(fdev);
-	if (events)
-		fdif_job_done(fdev, events);
-	else
-		atomic64_inc(&fdev->stats.spurious_irqs);
-	if (active > 0)
-		pm_runtime_put_autosuspend(dev);	/* asynchronous */
-	return events ? IRQ_HANDLED : IRQ_NONE;
+	fdif_job_done(fdev, events);
+	return IRQ_HANDLED;
 }
 
 /*
@@ -131,12 +174,6 @@ static void fdif_pm_idle(struct fdif_device *fdev)
 	pm_runtime_put_autosuspend(fdev->drm.dev);
 }
 
-/*
- * Jobs end their lives on this queue, which module exit destroys: see
- * fdif_job_release().
- */
-static struct workqueue_struct *fdif_release_wq;
-
 /**
  * fdif_job_alloc() - a new job, holding its device and the module
  * @fdev: the device, from an ioctl of an open file (which pins both)
@@ -146,7 +183,8 @@ static struct workqueue_struct *fdif_release_wq;
  * dependencies, maybe another driver's fences, have signalled, and then
  * calls fdif_free_job() and writes the device's counters. So a job holds
  * a reference to the drm_device (its scheduler and counters) and to the
- * module (the scheduler's ops and our fence ops).
+ * module (the scheduler's ops). Its hardware fence holds its own
+ * (fdif_hw_fence_alloc()).
  *
  * Return: the job, zeroed but for @fdev, or NULL.
  */
@@ -200,8 +238,8 @@ void fdif_job_free(struct fdif_job *job)
 	kfree(job->in_fences);
 	if (job->hw_fence_init)
 		dma_fence_put(job->hw_fence);
-	else
-		kfree(job->hw_fence);
+	else if (job->hw_fence)
+		fdif_fence_release(job->hw_fence);	/* never initialised */
 	if (job->ffile)
 		fdif_file_put(job->ffile);
 	INIT_WORK(&job->release_work, fdif_job_release);
@@ -382,6 +420,11 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 		 * failing the job.
 		 */
 		fdif_hw_reset(fdev);
+		/*
+		 * The interrupt of the job the failed reset was for may still
+		 * be in its handler, about to take the active job: this one.
+		 */
+		synchronize_irq(fdev->irq);
 		if (READ_ONCE(fdev->hw_failed)) {
 			drm_dev_exit(idx);
 			err = -EIO;	/* the module did not come out of reset */

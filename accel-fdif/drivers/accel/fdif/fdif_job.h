@@ -29,6 +29,20 @@ enum fdif_bo_role {
 };
 
 /**
+ * struct fdif_hw_fence - a job's hardware fence
+ * @base: the fence
+ * @fdev: its device (referenced, and the module with it): the scheduler's
+ *	fences keep this one as their parent, in a sync_file or a BO's
+ *	reservation maybe long after the job and the device's last file
+ * @release_work: drops them and frees the fence, once it is released
+ */
+struct fdif_hw_fence {
+	struct dma_fence base;
+	struct fdif_device *fdev;
+	struct work_struct release_work;
+};
+
+/**
  * struct fdif_job - one detection
  * @base: the scheduler's job
  * @fdev: the device (referenced, and the module with it)
@@ -37,7 +51,8 @@ enum fdif_bo_role {
  * @result: kernel address of its result region (header, then objects)
  * @hw: what the hardware is programmed with
  * @seqno: sequence number on its file
- * @hw_fence: the hardware fence, allocated at submit, initialised by run_job
+ * @hw_fence: the hardware fence (&fdif_hw_fence.base), allocated at submit,
+ *	initialised by run_job
  * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
  * @pm_ref: holds a runtime PM reference, from submit to free
  * @scheduled_cb: on the scheduled fence, to report a job that never ran
@@ -71,6 +86,7 @@ static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
 }
 
 struct fdif_job *fdif_job_alloc(struct fdif_device *fdev);
+struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev);
 void fdif_job_free(struct fdif_job *job);
 void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb);
 

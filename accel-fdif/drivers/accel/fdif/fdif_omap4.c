@@ -68,7 +68,8 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 					!(val & FDIF_SYSCONFIG_SOFTRESET),
 					2, 4000);
 	if (ret) {
-		drm_err(&fdev->drm, "soft reset did not complete\n");
+		/* run_job retries it for each job while the module is wedged */
+		drm_err_ratelimited(&fdev->drm, "soft reset did not complete\n");
 		return ret;
 	}
 	fdif_write(fdev, FDIF_SYSCONFIG, modes);

@@ -287,7 +287,7 @@ static int fdif_submit_prepare(struct drm_file *file,
 	if (!job)
 		return -ENOMEM;
 	e->job = job;
-	job->hw_fence = kzalloc(sizeof(*job->hw_fence), GFP_KERNEL);
+	job->hw_fence = fdif_hw_fence_alloc(fdev);
 	if (!job->hw_fence)
 		return -ENOMEM;
 	kref_get(&ffile->refcount);
