@@ -28,13 +28,8 @@ if [ ! -f "$KBUILD/.config" ]; then
 	(cd "$KBUILD" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O "$KBUILD" \
 		.config fdif-arm.config "$KDIR/config/arm32-virt.config" >/dev/null)
 	make -s -C "$ksrc" O="$KBUILD" olddefconfig >/dev/null
-	missing=0
-	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$KBUILD/.config" ||
-			{ echo "config: $line did not stick" >&2; missing=1; }
-	done < <(cat "$KBUILD/fdif-arm.config" "$KDIR/config/arm32-virt.config")
-	[ "$missing" -eq 0 ] || { rm -f "$KBUILD/.config"; die "the 32-bit ARM guest config is not satisfiable"; }
+	kconfig_check "$KBUILD/.config" "$KBUILD/fdif-arm.config" "$KDIR/config/arm32-virt.config" ||
+		{ rm -f "$KBUILD/.config"; die "the 32-bit ARM guest config is not satisfiable"; }
 fi
 progress "building the 32-bit ARM guest kernel and modules in $KBUILD (cold: ~6 min)"
 make -s -C "$ksrc" O="$KBUILD" -j"$(nproc)" zImage modules >&2 ||

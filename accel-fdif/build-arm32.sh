@@ -25,13 +25,8 @@ if [ ! -f "$KBUILD/.fdif-prepared" ]; then
 	(cd "$KBUILD" && "$ksrc/scripts/kconfig/merge_config.sh" -m -O "$KBUILD" \
 		.config "$frag" >/dev/null)
 	make -s -C "$ksrc" O="$KBUILD" olddefconfig >/dev/null
-	missing=0
-	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$KBUILD/.config" ||
-			{ echo "config: $line did not stick" >&2; missing=1; }
-	done < "$frag"
-	[ "$missing" -eq 0 ] || die "the OMAP4 config fragment is not satisfiable"
+	kconfig_check "$KBUILD/.config" "$frag" ||
+		die "the OMAP4 config fragment is not satisfiable"
 	progress "preparing the 32-bit ARM kernel tree for module builds (~2 min)"
 	make -s -C "$ksrc" O="$KBUILD" -j"$(nproc)" modules_prepare >&2 ||
 		die "ARM modules_prepare failed"

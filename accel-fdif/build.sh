@@ -66,13 +66,8 @@ configure() {
 		.config "${frags[@]}" >/dev/null)
 	make -s -C "$KSRC" O="$KBUILD" olddefconfig >/dev/null
 	# every fragment line must have survived: a dropped option is a bug
-	local line missing=0
-	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$KBUILD/.config" ||
-			{ echo "config: $line did not stick" >&2; missing=1; }
-	done < <(cat "${frags[@]}")
-	[ "$missing" -eq 0 ] || { rm -f "$KBUILD/.config"; die "kernel config fragment not satisfiable"; }
+	kconfig_check "$KBUILD/.config" "${frags[@]}" ||
+		{ rm -f "$KBUILD/.config"; die "kernel config fragment not satisfiable"; }
 }
 
 main() {

@@ -94,6 +94,21 @@ run_limited_stop() {
 	return 0
 }
 
+# kconfig_check CONFIG FRAGMENT...: whether every CONFIG_*= line of the
+# fragments made it into the kernel's CONFIG (merge_config.sh and
+# olddefconfig drop what does not apply, silently); names those that did
+# not, and returns 1 if any.
+kconfig_check() {
+	local config=$1 line missing=0
+	shift
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qx "$line" "$config" ||
+			{ echo "config: $line did not stick" >&2; missing=1; }
+	done < <(cat "$@")
+	return $missing
+}
+
 # apt_ensure PKG...: install the packages that are not installed yet.
 apt_ensure() {
 	local missing=() p
