@@ -457,11 +457,35 @@ static int submit_astronaut(int fd, struct fdif_job_bos *j, struct drm_fdif_job 
 	return fdif_submit_one(fd, job);
 }
 
-TEST_F(dev, bo_wait_busy)
+/* The emulated device, slowed down; its frame time put back afterwards. */
+FIXTURE(slow) {
+	int fd;
+};
+
+FIXTURE_SETUP(slow)
+{
+	self->fd = fdif_open();
+	if (self->fd < 0)
+		SKIP(return, "no fdif device");
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+	if (self->fd < 0)
+		return;
+	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
+	close(self->fd);
+}
+
+TEST_F(slow, bo_wait_busy)
 {
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
 
+	/* a job of 300 ms: the deadlines below come first, however slow the guest */
+	ASSERT_EQ(0, fdif_emu_frame_time(300000));
 	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
 	/* deadline 0, long past, polls: a job takes at least the frame time */
 	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, 0));
@@ -480,14 +504,16 @@ TEST_F(dev, bo_wait_busy)
  * wrap (it did on 32-bit ARM, where it tripped dma_fence_wait_timeout()'s
  * WARN on a negative timeout).
  */
-TEST_F(dev, bo_wait_busy_huge_timeout)
+TEST_F(slow, bo_wait_busy_huge_timeout)
 {
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
 	int64_t t0;
 
+	/* a job of 300 ms: the deadlines below come first, however slow the guest */
+	ASSERT_EQ(0, fdif_emu_frame_time(300000));
 	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
-	/* a deadline 1 ms away passes first: a job takes at least 15 ms */
+	/* a deadline 1 ms away passes first */
 	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait_for(self->fd, j.result.handle, 1000000));
 	t0 = fdif_now_ns();
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, j.result.handle, INT64_MAX));
@@ -501,12 +527,14 @@ TEST_F(dev, bo_wait_busy_huge_timeout)
  * A deadline in the recent past polls: read as a relative timeout it would
  * be the whole uptime, and the wait would end with the job instead.
  */
-TEST_F(dev, bo_wait_past_deadline)
+TEST_F(slow, bo_wait_past_deadline)
 {
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
 	int64_t now;
 
+	/* a job of 300 ms: the deadlines below come first, however slow the guest */
+	ASSERT_EQ(0, fdif_emu_frame_time(300000));
 	ASSERT_EQ(0, submit_astronaut(self->fd, &j, &job));
 	now = fdif_now_ns();
 	EXPECT_EQ(-ETIMEDOUT, fdif_bo_wait(self->fd, j.result.handle, now - 1000000));
@@ -533,28 +561,6 @@ TEST_F(dev, bo_wait_absolute_deadline)
 	EXPECT_EQ(job.seqno, fdif_result(&j.result)->seqno);
 	EXPECT_EQ(1, fdif_result(&j.result)->count);
 	fdif_job_bos_free(self->fd, &j);
-}
-
-/* The emulated device, slowed down; its frame time put back afterwards. */
-FIXTURE(slow) {
-	int fd;
-};
-
-FIXTURE_SETUP(slow)
-{
-	self->fd = fdif_open();
-	if (self->fd < 0)
-		SKIP(return, "no fdif device");
-	if (!fdif_emu_available())
-		SKIP(return, "no emulated FDIF with test registers");
-}
-
-FIXTURE_TEARDOWN(slow)
-{
-	if (self->fd < 0)
-		return;
-	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
-	close(self->fd);
 }
 
 /*
