@@ -70,7 +70,7 @@ done
 
 # the uAPI and library suites, then the CLI's with this fdif-detect
 # (not fdif_multi: an OMAP4 has one FDIF)
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_lib; do
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_lib fdif_camera; do
 	if [ ! -x "$suites/$t" ]; then
 		echo "not ok - $t was not built (in $suites)" >> "$checks"
 		continue

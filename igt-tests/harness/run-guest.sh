@@ -175,7 +175,7 @@ guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
 	cp "$1" "$2"
 }
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_lib; do
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_lib fdif_camera; do
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
@@ -202,6 +202,9 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_mult
 done
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 guest_file "$tb/fdif_bench" "$root/bin/"
+# the camera: the frame loop example and the player for vivid's loop
+guest_file "$tb/fdif-camera" "$root/bin/"
+guest_file "$tb/fdif-vivid-feed" "$root/bin/"
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
 # --cmd /bin/board-run). Its results come out on the console, as a
 # tarball: a system suspend (fdif_pm) leaves the virtio-9p share hung.

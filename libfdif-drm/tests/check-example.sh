@@ -37,6 +37,9 @@ step compile-with-pkg-config sh -c "cc -std=c11 -Wall -Werror -o '$tmp/faces' \
 	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-image)"
 # a program that only submits frames needs no image format library
 step drm-alone-needs-no-image-library sh -c "! pkg-config --libs --static libfdif-drm | grep -E 'png|jpeg'"
+# the camera frame loop (V4L2, dma-buf import) needs only libfdif-drm
+step compile-camera-loop sh -c "cc -std=c11 -Wall -Werror -D_GNU_SOURCE -o '$tmp/camera' \
+	'$src/libfdif-drm/examples/camera.c' \$(pkg-config --cflags --libs libfdif-drm)"
 lib=$(dirname "$(find "$tmp/root" -name 'libfdif-drm.so' | head -1)")
 mkdir -p "$tmp/accel"
 n=$((n + 1))
@@ -45,5 +48,12 @@ if [ $? -eq 1 ] && echo "$out" | grep -q 'no FDIF device'; then
 	echo "ok $n - runs and reports the missing device"
 else
 	echo "not ok $n - runs and reports the missing device: $out"
+fi
+n=$((n + 1))
+out=$(LD_LIBRARY_PATH="$lib" FDIF_ACCEL_DIR="$tmp/accel" "$tmp/camera" /dev/video0 2>&1)
+if [ $? -eq 1 ] && echo "$out" | grep -q 'no FDIF device'; then
+	echo "ok $n - the camera loop runs and reports the missing device"
+else
+	echo "not ok $n - the camera loop runs and reports the missing device: $out"
 fi
 echo "1..$n"

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdif-vivid-feed: the guest's camera, showing pictures.
+ *
+ *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] PICTURE...
+ *
+ * Loads vivid with its HDMI output looped to its input (lib/fdif_vivid.c)
+ * and plays the pictures (any size, any format libfdif-image reads; each
+ * fitted into a WxH grey frame, default 320x240) on the output, each for
+ * -s seconds (default 2), in turn, until SIGINT/SIGTERM or -t seconds.
+ * Whatever reads the capture node sees them as camera frames. Prints
+ * "capture /dev/videoN" once the loop runs, then "show PICTURE" at each
+ * switch, on stdout. Not a test: the camera tests and the camera demo
+ * (scripts/demo.sh --camera) run it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+
+#include "fdif/fdif.h"
+#include "fdif/image.h"
+#include "fdif_vivid.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "fdif-vivid-feed: %s: %s\n", what, strerror(-err));
+	return 1;
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* @path fitted into a @w x @h grey frame, malloc()ed */
+static int load(const char *path, unsigned int w, unsigned int h, uint8_t **frame)
+{
+	struct fdif_image img, gray;
+	struct fdif_frame_map map;
+	int err = fdif_image_load(path, &img);
+
+	if (err)
+		return err;
+	err = img.channels == 1 ? 0 : fdif_image_to_gray(&img, &gray);
+	if (img.channels != 1) {
+		fdif_image_free(&img);
+		img = gray;
+	}
+	*frame = malloc((size_t)w * h);
+	if (!err && !*frame)
+		err = -ENOMEM;
+	if (!err)
+		err = fdif_image_fit_frame(&img, *frame, w, h, w, &map);
+	fdif_image_free(&img);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	double each = 2, total = 0;
+	unsigned int w = 320, h = 240, i, n;
+	struct fdif_vivid_feed feed;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct timespec t0;
+	uint8_t **frames;
+	char node[64];
+	int cap, out, err, opt;
+
+	while ((opt = getopt(argc, argv, "s:t:g:")) != -1) {
+		switch (opt) {
+		case 's': each = atof(optarg); break;
+		case 't': total = atof(optarg); break;
+		case 'g':
+			if (sscanf(optarg, "%ux%u", &w, &h) != 2 || !w || !h || w > 4096 || h > 4096)
+				goto usage;
+			break;
+		default: goto usage;
+		}
+	}
+	n = argc - optind;
+	if (!n || each <= 0)
+		goto usage;
+	frames = calloc(n, sizeof(*frames));
+	if (!frames)
+		return fail("memory", -ENOMEM);
+	for (i = 0; i < n; i++) {
+		err = load(argv[optind + i], w, h, &frames[i]);
+		if (err)
+			return fail(argv[optind + i], err);
+	}
+	err = fdif_vivid_load();
+	if (err)
+		return fail("loading vivid with an HDMI loop", err);
+	cap = fdif_vivid_node(V4L2_CAP_VIDEO_CAPTURE);
+	out = fdif_vivid_node(V4L2_CAP_VIDEO_OUTPUT);
+	if (cap < 0 || out < 0)
+		return fail("vivid's capture and output nodes", cap < 0 ? cap : out);
+	err = fdif_vivid_loop(cap, out, w, h);
+	if (err)
+		return fail("looping vivid's output to its input", err);
+	snprintf(node, sizeof(node), "/proc/self/fd/%d", cap);
+	{
+		char target[64] = "";
+
+		if (readlink(node, target, sizeof(target) - 1) < 0)
+			return fail("the capture node's name", -errno);
+		snprintf(node, sizeof(node), "%s", target);
+	}
+	/* the capture node is for the reader: this process only set it up */
+	close(cap);
+	err = fdif_vivid_feed_start(&feed, out, w, h, frames[0]);
+	if (err)
+		return fail("streaming the output", err);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	printf("capture %s\n", node);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; !stop && !(total > 0 && since(&t0) >= total); i = (i + 1) % n) {
+		double until = since(&t0) + each;
+
+		err = fdif_vivid_show(&feed, frames[i], 1);
+		if (err)
+			return fail("the output stopped", err);
+		printf("show %s\n", argv[optind + i]);
+		fflush(stdout);
+		while (!stop && since(&t0) < until && !(total > 0 && since(&t0) >= total))
+			usleep(20000);
+	}
+	fdif_vivid_feed_stop(&feed);
+	close(out);
+	return 0;
+usage:
+	fprintf(stderr, "usage: fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] PICTURE...\n");
+	return 2;
+}

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vivid, looped: its HDMI output back to its HDMI input (fdif_vivid.h).
+ *
+ * vivid 6.12 connects an input to an output with a per-input menu control
+ * ("HDMI 000-0 Is Connected To": "Test Pattern Generator", "None", then
+ * one item per HDMI output). While the output streams and both sides have
+ * the same format, each capture frame is a copy of the output buffer being
+ * shown, scaled from the output's frame to the link (1280x720) and back to
+ * the capture's frame: integer factors for 320x240, so the picture comes
+ * back unchanged.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+
+#include "fdif_vivid.h"
+
+/* 1 if vivid is loaded with FDIF_VIVID_OPTIONS' output node and loop */
+static int vivid_loaded_for_loop(void)
+{
+	char v[64] = "";
+	FILE *f = fopen("/sys/module/vivid/parameters/ccs_out_mode", "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = 0;
+	fclose(f);
+	/* ccs_out_mode is only ever 4 (first instance) with our options */
+	return !strncmp(v, "4,", 2) || !strcmp(v, "4\n");
+}
+
+int fdif_vivid_load(void)
+{
+	if (vivid_loaded_for_loop())
+		return 0;
+	if (!access("/sys/module/vivid", F_OK) && system("rmmod vivid 2>/dev/null"))
+		return -EBUSY;
+	if (system("modprobe vivid " FDIF_VIVID_OPTIONS " 2>/dev/null"))
+		return -ENODEV;
+	return vivid_loaded_for_loop() ? 0 : -EMEDIUMTYPE;
+}
+
+int fdif_vivid_node(uint32_t caps)
+{
+	char path[300];
+	struct dirent *de;
+	int fd = -ENOENT;
+	DIR *d = opendir("/sys/class/video4linux");
+
+	if (!d)
+		return -errno;
+	while (fd < 0 && (de = readdir(d))) {
+		struct v4l2_capability cap = { 0 };
+		int v;
+
+		if (strncmp(de->d_name, "video", 5))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		v = open(path, O_RDWR | O_CLOEXEC);
+		if (v < 0)
+			continue;
+		if (!ioctl(v, VIDIOC_QUERYCAP, &cap) && !strcmp((char *)cap.driver, "vivid") &&
+		    (cap.device_caps & caps) == caps &&
+		    (cap.device_caps & V4L2_CAP_STREAMING))
+			fd = v;
+		else
+			close(v);
+	}
+	closedir(d);
+	return fd;
+}
+
+/* the control named @suffix-ending @name on @fd, or -ENOENT */
+static int find_ctrl(int fd, const char *name, struct v4l2_query_ext_ctrl *q)
+{
+	size_t n = strlen(name);
+
+	memset(q, 0, sizeof(*q));
+	q->id = V4L2_CTRL_FLAG_NEXT_CTRL;
+	while (!ioctl(fd, VIDIOC_QUERY_EXT_CTRL, q)) {
+		size_t l = strlen(q->name);
+
+		if (l >= n && !strcmp(q->name + l - n, name))
+			return 0;
+		q->id |= V4L2_CTRL_FLAG_NEXT_CTRL;
+	}
+	return -ENOENT;
+}
+
+/* set the menu control ending in @name to its item starting with @item */
+static int set_menu(int fd, const char *name, const char *item)
+{
+	struct v4l2_query_ext_ctrl q;
+	struct v4l2_querymenu m = { 0 };
+	struct v4l2_control c = { 0 };
+	int i;
+
+	if (find_ctrl(fd, name, &q))
+		return -ENOENT;
+	for (i = q.minimum; i <= q.maximum; i++) {
+		m.id = q.id;
+		m.index = i;
+		if (ioctl(fd, VIDIOC_QUERYMENU, &m) ||
+		    strncmp((char *)m.name, item, strlen(item)))
+			continue;
+		c.id = q.id;
+		c.value = i;
+		return ioctl(fd, VIDIOC_S_CTRL, &c) ? -errno : 0;
+	}
+	return -ENOENT;
+}
+
+static int set_grey(int fd, enum v4l2_buf_type type, unsigned int w, unsigned int h)
+{
+	struct v4l2_format fmt = { .type = type };
+
+	if (ioctl(fd, VIDIOC_G_FMT, &fmt))
+		return -errno;
+	fmt.fmt.pix.width = w;
+	fmt.fmt.pix.height = h;
+	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+	fmt.fmt.pix.field = V4L2_FIELD_NONE;
+	fmt.fmt.pix.bytesperline = 0;
+	if (ioctl(fd, VIDIOC_S_FMT, &fmt))
+		return -errno;
+	if (fmt.fmt.pix.width != w || fmt.fmt.pix.height != h ||
+	    fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_GREY)
+		return -EINVAL;
+	return 0;
+}
+
+int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height)
+{
+	int zero = 0, err;
+
+	if (ioctl(cap, VIDIOC_S_INPUT, &zero) || ioctl(out, VIDIOC_S_OUTPUT, &zero))
+		return -errno;
+	/* the frames without vivid's text on them (0 all, 1 counters, 2 none) */
+	err = set_menu(cap, "OSD Text Mode", "None");
+	if (!err)
+		err = set_menu(cap, "Is Connected To", "Output HDMI");
+	if (!err)
+		err = set_grey(out, V4L2_BUF_TYPE_VIDEO_OUTPUT, width, height);
+	if (!err)
+		err = set_grey(cap, V4L2_BUF_TYPE_VIDEO_CAPTURE, width, height);
+	return err;
+}
+
+static void fill(struct fdif_vivid_feed *f, unsigned int i)
+{
+	unsigned int y;
+
+	pthread_mutex_lock(&f->lock);
+	for (y = 0; y < f->height; y++)
+		memcpy((uint8_t *)f->map[i] + (size_t)y * f->stride,
+		       f->picture + (size_t)y * f->width, f->width);
+	f->shown++;
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void *feed_thread(void *arg)
+{
+	struct fdif_vivid_feed *f = arg;
+
+	while (!f->stop) {
+		struct v4l2_buffer b = {
+			.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
+		};
+
+		/* blocks until the output showed a buffer (one frame, ~17 ms) */
+		if (ioctl(f->fd, VIDIOC_DQBUF, &b)) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		fill(f, b.index);
+		b.bytesused = f->len;
+		if (ioctl(f->fd, VIDIOC_QBUF, &b))
+			break;
+	}
+	return NULL;
+}
+
+int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
+			  unsigned int height, const uint8_t *picture)
+{
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };
+	struct v4l2_requestbuffers req = {
+		.count = FDIF_VIVID_BUFS, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	unsigned int i;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = out;
+	f->width = width;
+	f->height = height;
+	if (ioctl(out, VIDIOC_G_FMT, &fmt))
+		return -errno;
+	f->stride = fmt.fmt.pix.bytesperline;
+	f->len = fmt.fmt.pix.sizeimage;
+	if (f->stride < width || f->len < (size_t)f->stride * height)
+		return -EINVAL;
+	f->picture = malloc((size_t)width * height);
+	if (!f->picture)
+		return -ENOMEM;
+	memcpy(f->picture, picture, (size_t)width * height);
+	pthread_mutex_init(&f->lock, NULL);
+	if (ioctl(out, VIDIOC_REQBUFS, &req) || req.count != FDIF_VIVID_BUFS)
+		goto err;
+	for (i = 0; i < FDIF_VIVID_BUFS; i++) {
+		struct v4l2_buffer b = {
+			.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
+			.index = i,
+		};
+
+		if (ioctl(out, VIDIOC_QUERYBUF, &b))
+			goto err;
+		f->map[i] = mmap(NULL, f->len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 out, b.m.offset);
+		if (f->map[i] == MAP_FAILED) {
+			f->map[i] = NULL;
+			goto err;
+		}
+		fill(f, i);
+		b.bytesused = f->len;
+		if (ioctl(out, VIDIOC_QBUF, &b))
+			goto err;
+	}
+	if (ioctl(out, VIDIOC_STREAMON, &type))
+		goto err;
+	if (pthread_create(&f->thread, NULL, feed_thread, f)) {
+		ioctl(out, VIDIOC_STREAMOFF, &type);
+		errno = EAGAIN;
+		goto err;
+	}
+	return 0;
+err:
+	i = errno;
+	for (int k = 0; k < FDIF_VIVID_BUFS; k++)
+		if (f->map[k])
+			munmap(f->map[k], f->len);
+	req.count = 0;
+	ioctl(out, VIDIOC_REQBUFS, &req);
+	free(f->picture);
+	f->picture = NULL;
+	return -(int)i;
+}
+
+int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
+		    unsigned int settle)
+{
+	unsigned int shown, waited = 0;
+
+	pthread_mutex_lock(&f->lock);
+	memcpy(f->picture, picture, (size_t)f->width * f->height);
+	f->shown = 0;
+	pthread_mutex_unlock(&f->lock);
+	do {
+		pthread_mutex_lock(&f->lock);
+		shown = f->shown;
+		pthread_mutex_unlock(&f->lock);
+		if (shown >= settle)
+			return 0;
+		usleep(10000);
+	} while (++waited < 500);	/* 5 s: the output stopped */
+	return -ETIMEDOUT;
+}
+
+void fdif_vivid_feed_stop(struct fdif_vivid_feed *f)
+{
+	struct v4l2_requestbuffers req = {
+		.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
+	};
+	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	unsigned int i;
+
+	if (!f->picture)
+		return;
+	f->stop = true;
+	/* STREAMOFF wakes the thread's DQBUF (-EINVAL) */
+	ioctl(f->fd, VIDIOC_STREAMOFF, &type);
+	pthread_join(f->thread, NULL);
+	for (i = 0; i < FDIF_VIVID_BUFS; i++)
+		munmap(f->map[i], f->len);
+	ioctl(f->fd, VIDIOC_REQBUFS, &req);
+	pthread_mutex_destroy(&f->lock);
+	free(f->picture);
+	f->picture = NULL;
+}

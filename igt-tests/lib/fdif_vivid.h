@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guest's camera: vivid (a V4L2 test driver) with its HDMI output
+ * looped to its HDMI input. A picture written to the output comes back as
+ * the capture side's frames, from the capture driver's own buffers
+ * (dma-contig: a camera-like dma-buf exporter), so a test knows which
+ * faces each camera frame holds. Every call returns 0 (or an fd) or a
+ * negative errno.
+ */
+#ifndef FDIF_VIVID_H
+#define FDIF_VIVID_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The module options: one instance with a capture and an output node,
+ * one HDMI input and one HDMI output, dma-contig buffers (allocators=1),
+ * and only the scaler on both sides (no crop or compose rectangles), so a
+ * frame of any size fills the 1280x720 link whole and comes back whole.
+ */
+#define FDIF_VIVID_OPTIONS							\
+	"n_devs=1 node_types=0x101 allocators=1 num_inputs=1 input_types=0x3 "	\
+	"num_outputs=1 output_types=0x1 ccs_cap_mode=4 ccs_out_mode=4"
+
+#define FDIF_VIVID_BUFS		3
+
+/*
+ * struct fdif_vivid_feed - the output side, showing one picture at a time
+ * @fd: the output node
+ * @width: frame width
+ * @height: frame height
+ * @stride: bytes per row of the output's buffers
+ * @map: the output buffers, mapped
+ * @len: bytes of each
+ * @lock: guards @picture
+ * @picture: what the output shows, @width x @height bytes, rows packed
+ * @shown: output buffers shown since the last fdif_vivid_show()
+ * @stop: asks the thread to end
+ * @thread: dequeues a shown buffer, fills it with @picture, queues it
+ */
+struct fdif_vivid_feed {
+	int fd;
+	unsigned int width, height, stride;
+	void *map[FDIF_VIVID_BUFS];
+	size_t len;
+	pthread_mutex_t lock;
+	uint8_t *picture;
+	unsigned int shown;
+	volatile bool stop;
+	pthread_t thread;
+};
+
+/* fdif_vivid_load() - load vivid with FDIF_VIVID_OPTIONS (reloads it if loaded otherwise) */
+int fdif_vivid_load(void);
+/* fdif_vivid_node() - open vivid's node with @caps (V4L2_CAP_VIDEO_CAPTURE or _OUTPUT) */
+int fdif_vivid_node(uint32_t caps);
+/*
+ * fdif_vivid_loop() - connect the capture node @cap's HDMI input to the
+ * output, without text on the frames, both sides @width x @height GREY
+ */
+int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height);
+/* fdif_vivid_feed_start() - stream @picture (copied) on the output node @out */
+int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
+			  unsigned int height, const uint8_t *picture);
+/*
+ * fdif_vivid_show() - show @picture from the next output buffer on, and
+ * wait until @settle buffers of it were shown (0: do not wait)
+ */
+int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
+		    unsigned int settle);
+void fdif_vivid_feed_stop(struct fdif_vivid_feed *f);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdif-camera: faces in a V4L2 camera's frames, as they come.
+ *
+ *   fdif-camera [-n FRAMES] [-c] [-q] /dev/videoN
+ *
+ * The frame loop of a camera application that does not use GStreamer:
+ *
+ * - the camera's own buffers (VIDIOC_REQBUFS with V4L2_MEMORY_MMAP), each
+ *   exported as a dma-buf (VIDIOC_EXPBUF) and imported once as an FDIF BO
+ *   (fdif_bo_import()): the device reads the frame where the camera wrote
+ *   it, no copy. Where it cannot (the camera's frames are not the device's
+ *   size, its buffers are not contiguous, or -c), each frame is fitted into
+ *   a BO of the library's instead (fdif_image_fit_frame(): a copy);
+ * - pipelined: the job for frame N+1 is queued before the result of frame
+ *   N is read, and a frame goes back to the camera (VIDIOC_QBUF) once its
+ *   job is done; fences are polled, never slept on.
+ *
+ * Prints one line a frame: its sequence number, how it reached the device
+ * (import or copy), the face boxes in camera pixels (x y w h, left and top
+ * edge); and at the end the frames per second. Exit status 0, or 1 with a
+ * message. Build: cc camera.c $(pkg-config --cflags --libs libfdif-drm)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/videodev2.h>
+
+#include <fdif/fdif.h>
+
+#define NBUF	4	/* camera buffers */
+#define DEPTH	2	/* frames in flight on the device */
+
+struct frame {
+	unsigned int index;	/* camera buffer */
+	unsigned int sequence;
+	struct fdif_job *job;
+};
+
+static struct {
+	int video;
+	struct v4l2_pix_format fmt;
+	void *map[NBUF];
+	size_t len[NBUF];
+	struct fdif_bo *import[NBUF];	/* NULL: copy path */
+	struct fdif_bo *copy[NBUF];
+	struct fdif_frame_map fmap[NBUF];
+	struct fdif_device *dev;
+	struct fdif_caps caps;
+	bool quiet;
+	unsigned int imported, copied;
+} cam;
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "fdif-camera: %s: %s\n", what,
+		err < 0 ? fdif_strerror(err) : strerror(errno));
+	return 1;
+}
+
+static int xioctl(unsigned long req, void *arg)
+{
+	int r;
+
+	do
+		r = ioctl(cam.video, req, arg);
+	while (r && errno == EINTR);
+	return r;
+}
+
+/* Grey frames of the device's size if the camera takes them; else its own. */
+static int setup_camera(const char *node, bool copy)
+{
+	struct v4l2_capability vcap = { 0 };
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_requestbuffers req = {
+		.count = NBUF, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	unsigned int i;
+
+	cam.video = open(node, O_RDWR | O_CLOEXEC);
+	if (cam.video < 0)
+		return fail(node, 0);
+	if (xioctl(VIDIOC_QUERYCAP, &vcap))
+		return fail("VIDIOC_QUERYCAP", 0);
+	if (!(vcap.device_caps & V4L2_CAP_VIDEO_CAPTURE) ||
+	    !(vcap.device_caps & V4L2_CAP_STREAMING)) {
+		fprintf(stderr, "fdif-camera: %s is not a streaming capture device\n", node);
+		return 1;
+	}
+	if (xioctl(VIDIOC_G_FMT, &fmt))
+		return fail("VIDIOC_G_FMT", 0);
+	fmt.fmt.pix.width = cam.caps.frame_width;
+	fmt.fmt.pix.height = cam.caps.frame_height;
+	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+	fmt.fmt.pix.field = V4L2_FIELD_NONE;
+	fmt.fmt.pix.bytesperline = cam.caps.frame_stride;
+	if (xioctl(VIDIOC_S_FMT, &fmt))
+		return fail("VIDIOC_S_FMT", 0);
+	if (fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_GREY) {
+		fprintf(stderr, "fdif-camera: %s has no 8-bit grey frames (GREY)\n", node);
+		return 1;
+	}
+	cam.fmt = fmt.fmt.pix;
+	if (xioctl(VIDIOC_REQBUFS, &req))
+		return fail("VIDIOC_REQBUFS", 0);
+	if (req.count < DEPTH + 1) {
+		fprintf(stderr, "fdif-camera: %s gave %u buffers\n", node, req.count);
+		return 1;
+	}
+	/* frames the device reads where they are: its size, stride and alignment */
+	copy |= cam.fmt.width != cam.caps.frame_width ||
+		cam.fmt.height != cam.caps.frame_height ||
+		cam.fmt.bytesperline != cam.caps.frame_stride;
+	for (i = 0; i < NBUF; i++) {
+		struct v4l2_buffer b = {
+			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
+			.index = i,
+		};
+		struct v4l2_exportbuffer exp = {
+			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .index = i,
+			.flags = O_RDONLY | O_CLOEXEC,
+		};
+		int err;
+
+		if (xioctl(VIDIOC_QUERYBUF, &b))
+			return fail("VIDIOC_QUERYBUF", 0);
+		cam.len[i] = b.length;
+		cam.map[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, cam.video, b.m.offset);
+		if (cam.map[i] == MAP_FAILED)
+			return fail("mmap of a camera buffer", 0);
+		if (!copy && !xioctl(VIDIOC_EXPBUF, &exp)) {
+			/* -EINVAL: not contiguous, or out of the device's reach */
+			err = fdif_bo_import(cam.dev, exp.fd, &cam.import[i]);
+			close(exp.fd);
+			if (err)
+				cam.import[i] = NULL;
+		}
+		if (!cam.import[i]) {
+			err = fdif_bo_create(cam.dev, (size_t)cam.caps.frame_stride *
+					     cam.caps.frame_height, &cam.copy[i]);
+			if (err)
+				return fail("fdif_bo_create", err);
+		}
+		if (xioctl(VIDIOC_QBUF, &b))
+			return fail("VIDIOC_QBUF", 0);
+	}
+	return 0;
+}
+
+/* Queue the job for a frame the camera filled. */
+static int submit(struct frame *f, const struct fdif_params *p)
+{
+	struct fdif_image img = {
+		.width = cam.fmt.width, .height = cam.fmt.height, .channels = 1,
+		.stride = cam.fmt.bytesperline, .pixels = cam.map[f->index],
+	};
+	void *frame;
+	int err;
+
+	if (cam.import[f->index]) {
+		cam.imported++;
+		cam.fmap[f->index] = (struct fdif_frame_map){ .scale = 1 };
+		return fdif_submit(cam.dev, cam.import[f->index], 0, p, &f->job);
+	}
+	cam.copied++;
+	err = fdif_bo_map(cam.copy[f->index], &frame);
+	if (!err)
+		err = fdif_image_fit_frame(&img, frame, cam.caps.frame_width,
+					   cam.caps.frame_height, cam.caps.frame_stride,
+					   &cam.fmap[f->index]);
+	return err ? err : fdif_submit(cam.dev, cam.copy[f->index], 0, p, &f->job);
+}
+
+/* Wait for a frame's job, print its faces, give the buffer back. */
+static int finish(struct frame *f)
+{
+	struct pollfd pfd = { .fd = fdif_job_fence_fd(f->job), .events = POLLIN };
+	struct v4l2_buffer b = {
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
+		.index = f->index,
+	};
+	struct fdif_face faces[64];
+	int n, i;
+
+	if (poll(&pfd, 1, 10000) != 1)
+		return fail("the device did not finish a frame in 10 s", -ETIME);
+	n = fdif_job_result(f->job, faces, 64);
+	fdif_job_free(f->job);
+	f->job = NULL;
+	if (n < 0)
+		return fail("job", n);
+	if (!cam.quiet) {
+		printf("frame %u %s %d", f->sequence,
+		       cam.import[f->index] ? "import" : "copy", n);
+		for (i = 0; i < n; i++) {
+			fdif_map_face(&cam.fmap[f->index], &faces[i]);
+			printf(" %.0f %.0f %.0f %.0f", faces[i].x - faces[i].width / 2,
+			       faces[i].y - faces[i].height / 2, faces[i].width,
+			       faces[i].height);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+	return xioctl(VIDIOC_QBUF, &b) ? fail("VIDIOC_QBUF", 0) : 0;
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	struct frame inflight[DEPTH];
+	unsigned int frames = 100, head = 0, count = 0, done = 0;
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
+	struct fdif_params p;
+	bool copy = false;
+	double t0 = 0;
+
+	while ((opt = getopt(argc, argv, "n:cq")) != -1) {
+		switch (opt) {
+		case 'n': frames = strtoul(optarg, NULL, 0); break;
+		case 'c': copy = true; break;
+		case 'q': cam.quiet = true; break;
+		default: goto usage;
+		}
+	}
+	if (optind != argc - 1 || !frames)
+		goto usage;
+	err = fdif_open(&cam.dev);
+	if (err)
+		return fail("no FDIF device", err);
+	fdif_query_caps(cam.dev, &cam.caps);
+	if (setup_camera(argv[optind], copy))
+		return 1;
+	fdif_params_init(&p);	/* a camera is upright: one job a frame */
+	if (xioctl(VIDIOC_STREAMON, &type))
+		return fail("VIDIOC_STREAMON", 0);
+	while (done < frames) {
+		struct v4l2_buffer b = {
+			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
+		};
+		struct pollfd pfd = { .fd = cam.video, .events = POLLIN };
+		struct frame *f;
+
+		if (count - done == DEPTH || count == frames) {
+			/* the oldest frame in flight: done by now, or soon */
+			if (finish(&inflight[done % DEPTH]))
+				return 1;
+			done++;
+			continue;
+		}
+		if (poll(&pfd, 1, 5000) != 1)
+			return fail("the camera gave no frame in 5 s", -ETIME);
+		if (xioctl(VIDIOC_DQBUF, &b))
+			return fail("VIDIOC_DQBUF", 0);
+		if (!count)
+			t0 = now();
+		f = &inflight[head++ % DEPTH];
+		f->index = b.index;
+		f->sequence = b.sequence;
+		err = submit(f, &p);
+		if (err)
+			return fail("submit", err);
+		count++;
+	}
+	fprintf(stderr, "fdif-camera: %u frames in %.2f s: %.1f frames/s (%u imported, %u copied)\n",
+		done, now() - t0, done > 1 ? (done - 1) / (now() - t0) : 0.0,
+		cam.imported, cam.copied);
+	xioctl(VIDIOC_STREAMOFF, &type);
+	for (unsigned int i = 0; i < NBUF; i++) {
+		fdif_bo_free(cam.import[i]);
+		fdif_bo_free(cam.copy[i]);
+	}
+	fdif_close(cam.dev);
+	return 0;
+usage:
+	fprintf(stderr, "usage: fdif-camera [-n FRAMES] [-c] [-q] /dev/videoN\n");
+	return 2;
+}
