@@ -554,6 +554,13 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     params[fl->njobs].lhit = threshold < 0 ? FDIF_LHIT_DEFAULT : (unsigned int) threshold;
     fl->njobs++;
   }
+  if (!fl->njobs) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("The FDIF scans none of the directions asked for."),
+        ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
+    inflight_free (self, fl);
+    return GST_FLOW_ERROR;
+  }
   ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
   if (ret) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
