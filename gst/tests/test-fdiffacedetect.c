@@ -373,6 +373,8 @@ test_mock_copy (void)
   if (!need_mock ())
     return;
   run_start (&r, 640, 480, NULL);
+  /* the held frame is one frame of latency (30/1) */
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 30);
   submits = mk_get (&mk->submits);
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
   g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 1);
