@@ -471,7 +471,11 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
     goto fail;
   }
   if (!gst_video_frame_map (&vf, &self->info, buf, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Could not read the video frame."), (NULL));
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not read a video frame: %" G_GSIZE_FORMAT " bytes for %dx%d GRAY8 (%"
+            G_GSIZE_FORMAT " bytes).", gst_buffer_get_size (buf),
+            GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info),
+            GST_VIDEO_INFO_SIZE (&self->info)), (NULL));
     goto fail;
   }
   img.width = GST_VIDEO_FRAME_WIDTH (&vf);

@@ -582,6 +582,24 @@ test_mock_job_hung (void)
   job_fails (0, 1, GST_RESOURCE_ERROR_FAILED, "did not finish");
 }
 
+/* a buffer smaller than its caps say: a stream error, not a read past its end */
+static void
+test_mock_short_buffer (void)
+{
+  struct run r;
+  GError *err;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (64, 48, 0)), ==, GST_FLOW_ERROR);
+  err = bus_error (r.bus);
+  g_assert_true (err->domain == GST_STREAM_ERROR);
+  g_assert_nonnull (strstr (err->message, "3072 bytes for 640x480"));
+  g_error_free (err);
+  run_stop (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -602,6 +620,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
+  g_test_add_func ("/fdiffacedetect/mock/short-buffer", test_mock_short_buffer);
   g_test_add_func ("/fdiffacedetect/mock/job-eio", test_mock_job_eio);
   g_test_add_func ("/fdiffacedetect/mock/job-etimedout", test_mock_job_timedout);
   g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
