@@ -180,10 +180,13 @@ apply_patches() {
 FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 	opencv-data libdrm-dev libpng-dev libjpeg-dev libexif-dev python3 python3-numpy
 	python3-pil python3-skimage python-matplotlib-data facedetect libjson-c-dev
-	help2man groff-base)
+	help2man groff-base
+	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
 
-# What only the tests need: the OpenCV reference, sparse for the driver.
-FDIF_TEST_PKGS=(libopencv-dev g++ sparse)
+# What only the tests need: the OpenCV reference, sparse for the driver,
+# gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines.
+FDIF_TEST_PKGS=(libopencv-dev g++ sparse
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
 
 # testdata_packages: the Debian packages the marked photos come from
 testdata_packages() {

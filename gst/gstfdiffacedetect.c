@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdiffacedetect: a stand-in for gst-plugins-bad's facedetect that finds
+ * the faces on the FDIF (docs/gstreamer.md).
+ *
+ * An in-place GstBaseTransform on GRAY8 video. Each frame goes to the
+ * device as one batch of jobs (one a direction: the OMAP4 scans one
+ * direction per job), either imported as it is (a dma-buf in the device's
+ * own frame layout: no copy) or fitted into a pooled BO by the library
+ * (fdif_image_fit_frame(): any size). The frame is held, with its jobs,
+ * until the next frame has been submitted: then the older one's fences
+ * are polled, its faces mapped back to the frame's own pixels, attached
+ * as GstVideoRegionOfInterestMeta ("face"), posted as facedetect's
+ * "facedetect" element message, and the buffer pushed. So the engine
+ * always has the next frame queued while the CPU reads results.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <gst/allocators/gstdmabuf.h>
+
+#include "gstfdiffacedetect.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
+#define GST_CAT_DEFAULT gst_fdif_face_detect_debug
+
+#define DEPTH			2	/* frames in flight: N+1 submitted before N is read */
+#define FENCE_TIMEOUT_MS	10000	/* the kernel's own job timeout is shorter */
+#define MAX_IMPORTS		64	/* distinct dma-bufs kept imported */
+
+#define DEFAULT_DISPLAY		TRUE
+#define DEFAULT_MIN_SIZE	0	/* the device's smallest face */
+#define DEFAULT_UPDATES		GST_FDIF_FACE_DETECT_UPDATES_EVERY_FRAME
+#define DEFAULT_THRESHOLD	-1	/* the device's recommended one */
+#define DEFAULT_DIRECTIONS	GST_FDIF_DIRECTION_UP
+#define MAX_THRESHOLD		9	/* the OMAP4's largest; a device's own is checked at start */
+
+enum {
+  PROP_0,
+  PROP_DISPLAY,
+  PROP_MIN_SIZE_WIDTH,
+  PROP_MIN_SIZE_HEIGHT,
+  PROP_UPDATES,
+  PROP_THRESHOLD,
+  PROP_DIRECTIONS,
+  PROP_DEVICE,
+  PROP_FRAMES_IMPORTED,
+  PROP_FRAMES_COPIED,
+};
+
+/* a frame on the device: its buffer is held until its jobs are done */
+struct inflight {
+  GstBuffer *buf;
+  struct fdif_bo *copy_bo;	/* the pooled BO it was fitted into; NULL: imported */
+  struct fdif_job *jobs[3];
+  unsigned int njobs;
+  struct fdif_frame_map map;
+  guint min_w, min_h;		/* the minimum size asked for, in frame (input) pixels */
+};
+
+struct _GstFdifFaceDetect {
+  GstBaseTransform parent;
+
+  /* properties, under the object lock */
+  gboolean display;
+  gint min_size_width, min_size_height;
+  GstFdifFaceDetectUpdates updates;
+  gint threshold;
+  guint directions;
+  gchar *device;
+  guint64 frames_imported, frames_copied;
+
+  /* between start() and stop(), the streaming thread's */
+  struct fdif_device *dev;
+  struct fdif_caps caps;
+  GstVideoInfo info;
+  GQueue inflight;		/* struct inflight *, oldest first */
+  GSList *free_bos;		/* copy BOs no job reads */
+  GHashTable *imports;		/* "dev:ino" of a dma-buf -> its BO (NULL: not importable) */
+  gboolean face_detected;
+};
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+
+#define gst_fdif_face_detect_parent_class parent_class
+G_DEFINE_TYPE_WITH_CODE (GstFdifFaceDetect, gst_fdif_face_detect,
+    GST_TYPE_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_fdif_face_detect_debug, "fdiffacedetect", 0,
+        "face detection on the FDIF"));
+GST_ELEMENT_REGISTER_DEFINE (fdiffacedetect, "fdiffacedetect", GST_RANK_NONE,
+    GST_TYPE_FDIF_FACE_DETECT);
+
+static GType
+gst_fdif_face_detect_updates_get_type (void)
+{
+  static GType type;
+  static const GEnumValue values[] = {
+    {GST_FDIF_FACE_DETECT_UPDATES_EVERY_FRAME, "Send update messages on every frame",
+        "every_frame"},
+    {GST_FDIF_FACE_DETECT_UPDATES_ON_CHANGE,
+        "Send messages when a new face is detected or one is not anymore detected",
+        "on_change"},
+    {GST_FDIF_FACE_DETECT_UPDATES_ON_FACE, "Send messages whenever a face is detected",
+        "on_face"},
+    {GST_FDIF_FACE_DETECT_UPDATES_NONE, "Send no messages update", "none"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstFdifFaceDetectUpdates", values));
+  return type;
+}
+
+static GType
+gst_fdif_directions_get_type (void)
+{
+  static GType type;
+  static const GFlagsValue values[] = {
+    {GST_FDIF_DIRECTION_UP, "Upright faces (-30..30 degrees)", "up"},
+    {GST_FDIF_DIRECTION_RIGHT, "Top of the head to the right (60..120 degrees)", "right"},
+    {GST_FDIF_DIRECTION_LEFT, "Top of the head to the left (240..300 degrees)", "left"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("GstFdifDirections", values));
+  return type;
+}
+
+/* Properties */
+
+static void
+gst_fdif_face_detect_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DISPLAY:
+      self->display = g_value_get_boolean (value);
+      break;
+    case PROP_MIN_SIZE_WIDTH:
+      self->min_size_width = g_value_get_int (value);
+      break;
+    case PROP_MIN_SIZE_HEIGHT:
+      self->min_size_height = g_value_get_int (value);
+      break;
+    case PROP_UPDATES:
+      self->updates = g_value_get_enum (value);
+      break;
+    case PROP_THRESHOLD:
+      self->threshold = g_value_get_int (value);
+      break;
+    case PROP_DIRECTIONS:
+      self->directions = g_value_get_flags (value);
+      break;
+    case PROP_DEVICE:
+      /* used at start: a change takes effect at the next READY->PAUSED */
+      g_free (self->device);
+      self->device = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_fdif_face_detect_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_DISPLAY:
+      g_value_set_boolean (value, self->display);
+      break;
+    case PROP_MIN_SIZE_WIDTH:
+      g_value_set_int (value, self->min_size_width);
+      break;
+    case PROP_MIN_SIZE_HEIGHT:
+      g_value_set_int (value, self->min_size_height);
+      break;
+    case PROP_UPDATES:
+      g_value_set_enum (value, self->updates);
+      break;
+    case PROP_THRESHOLD:
+      g_value_set_int (value, self->threshold);
+      break;
+    case PROP_DIRECTIONS:
+      g_value_set_flags (value, self->directions);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case PROP_FRAMES_IMPORTED:
+      g_value_set_uint64 (value, self->frames_imported);
+      break;
+    case PROP_FRAMES_COPIED:
+      g_value_set_uint64 (value, self->frames_copied);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The device */
+
+static void
+import_free (gpointer bo)
+{
+  fdif_bo_free (bo);		/* NULL (not importable) too */
+}
+
+static gboolean
+gst_fdif_face_detect_start (GstBaseTransform * trans)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  gchar *path;
+  guint directions;
+  gint threshold;
+  int ret;
+
+  GST_OBJECT_LOCK (self);
+  path = g_strdup (self->device);
+  directions = self->directions;
+  threshold = self->threshold;
+  self->frames_imported = self->frames_copied = 0;
+  GST_OBJECT_UNLOCK (self);
+
+  ret = path ? fdif_open_path (path, &self->dev) : fdif_open (&self->dev);
+  if (ret) {
+    self->dev = NULL;
+    if (path)
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("No FDIF face detector at %s: %s.", path, fdif_strerror (ret)),
+          ("fdif_open_path(%s): %d", path, ret));
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("No FDIF face detector found (/dev/accel/accel*, or $FDIF_ACCEL_DIR): %s.",
+              fdif_strerror (ret)), ("fdif_open(): %d", ret));
+    g_free (path);
+    return FALSE;
+  }
+  ret = fdif_query_caps (self->dev, &self->caps);
+  if (ret || !(self->caps.formats & 1)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("The FDIF at %s takes no 8-bit grey frames.", path ? path : "(first)"),
+        ("fdif_query_caps(): %d, formats 0x%x", ret, self->caps.formats));
+    goto fail;
+  }
+  if (!(directions & self->caps.directions)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("The FDIF scans none of the directions asked for."),
+        ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
+    goto fail;
+  }
+  if (threshold >= 0 && (guint) threshold > self->caps.max_lhit) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("threshold %d is above the device's largest, %u.", threshold,
+            self->caps.max_lhit), (NULL));
+    goto fail;
+  }
+  GST_INFO_OBJECT (self, "FDIF generation %u rev 0x%x: frame %ux%u stride %u, "
+      "directions 0x%x, threshold 0..%u (default %u)", self->caps.generation,
+      self->caps.revision, self->caps.frame_width, self->caps.frame_height,
+      self->caps.frame_stride, self->caps.directions, self->caps.max_lhit,
+      self->caps.default_lhit);
+  g_queue_init (&self->inflight);
+  self->imports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, import_free);
+  self->face_detected = FALSE;
+  g_free (path);
+  return TRUE;
+
+fail:
+  fdif_close (self->dev);
+  self->dev = NULL;
+  g_free (path);
+  return FALSE;
+}
+
+/* Waits for @fl's jobs (they may read its buffer and BO), then frees them. */
+static void
+inflight_free (GstFdifFaceDetect * self, struct inflight *fl)
+{
+  unsigned int i;
+
+  for (i = 0; i < fl->njobs; i++) {
+    if (fdif_job_wait (fl->jobs[i], (int64_t) FENCE_TIMEOUT_MS * 1000000))
+      GST_WARNING_OBJECT (self, "a job did not finish within %d ms", FENCE_TIMEOUT_MS);
+    fdif_job_free (fl->jobs[i]);
+  }
+  if (fl->copy_bo)
+    self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
+  gst_buffer_unref (fl->buf);
+  g_free (fl);
+}
+
+static void
+discard_inflight (GstFdifFaceDetect * self)
+{
+  struct inflight *fl;
+
+  while ((fl = g_queue_pop_head (&self->inflight)))
+    inflight_free (self, fl);
+}
+
+static gboolean
+gst_fdif_face_detect_stop (GstBaseTransform * trans)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+
+  if (!self->dev)
+    return TRUE;
+  discard_inflight (self);
+  g_slist_free_full (self->free_bos, import_free);
+  self->free_bos = NULL;
+  g_clear_pointer (&self->imports, g_hash_table_destroy);
+  fdif_close (self->dev);
+  self->dev = NULL;
+  return TRUE;
+}
+
+/* Caps: GRAY8 if the device takes 8-bit grey; the library scales */
+
+static GstCaps *
+gst_fdif_face_detect_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstCaps *ret = gst_caps_ref (caps);
+
+  /* start() ran: only the formats the device reports and the library feeds */
+  if (self->dev && !(self->caps.formats & 1)) {
+    gst_caps_unref (ret);
+    ret = gst_caps_new_empty ();
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret, GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  return ret;
+}
+
+static gboolean
+gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+
+  if (!gst_video_info_from_caps (&self->info, incaps))
+    return FALSE;
+  GST_DEBUG_OBJECT (self, "%dx%d, %s", GST_VIDEO_INFO_WIDTH (&self->info),
+      GST_VIDEO_INFO_HEIGHT (&self->info),
+      self->info.width == (gint) self->caps.frame_width &&
+      self->info.height == (gint) self->caps.frame_height ?
+      "the device's frame size (dma-bufs can be imported)" : "fitted into the device's frame");
+  return TRUE;
+}
+
+/* Frames in */
+
+/*
+ * The BO of @buf's dma-buf and the frame's offset in it, if the device can
+ * read the frame where it is: one dma-buf memory, the device's frame size
+ * and stride, an aligned offset. NULL: copy it.
+ */
+static struct fdif_bo *
+import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
+{
+  const struct fdif_caps *c = &self->caps;
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buf);
+  guint width = GST_VIDEO_INFO_WIDTH (&self->info);
+  guint height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  gint stride = GST_VIDEO_INFO_PLANE_STRIDE (&self->info, 0);
+  gsize off = GST_VIDEO_INFO_PLANE_OFFSET (&self->info, 0);
+  struct fdif_bo *bo = NULL;
+  GstMemory *mem;
+  struct stat st;
+  gchar *key;
+  int fd, ret;
+
+  if (gst_buffer_n_memory (buf) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buf, 0);
+  if (!gst_is_dmabuf_memory (mem))
+    return NULL;
+  if (vmeta) {
+    width = vmeta->width;
+    height = vmeta->height;
+    stride = vmeta->stride[0];
+    off = vmeta->offset[0];
+  }
+  off += mem->offset;
+  if (width != c->frame_width || height != c->frame_height ||
+      stride != (gint) c->frame_stride || off % (c->offset_align ? c->offset_align : 1) ||
+      off > G_MAXUINT32) {
+    GST_LOG_OBJECT (self, "dma-buf frame %ux%u stride %d offset %" G_GSIZE_FORMAT
+        " is not the device's %ux%u stride %u", width, height, stride, off,
+        c->frame_width, c->frame_height, c->frame_stride);
+    return NULL;
+  }
+  fd = gst_dmabuf_memory_get_fd (mem);
+  if (fd < 0 || fstat (fd, &st))
+    return NULL;
+  key = g_strdup_printf ("%" PRIx64 ":%" PRIx64, (uint64_t) st.st_dev, (uint64_t) st.st_ino);
+  if (g_hash_table_lookup_extended (self->imports, key, NULL, (gpointer *) & bo)) {
+    g_free (key);
+  } else if (g_hash_table_size (self->imports) >= MAX_IMPORTS) {
+    GST_LOG_OBJECT (self, "%u dma-bufs imported already", MAX_IMPORTS);
+    g_free (key);
+  } else {
+    ret = fdif_bo_import (self->dev, fd, &bo);
+    if (ret) {
+      /* e.g. not contiguous: remembered, this dma-buf is always copied */
+      GST_INFO_OBJECT (self, "dma-buf %s cannot be imported (%s): copying its frames",
+          key, fdif_strerror (ret));
+      bo = NULL;
+    }
+    g_hash_table_insert (self->imports, key, bo);
+  }
+  *offset = (uint32_t) off;
+  return bo;
+}
+
+/* A pooled frame BO with @buf fitted into it. */
+static struct fdif_bo *
+copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *map)
+{
+  const struct fdif_caps *c = &self->caps;
+  struct fdif_bo *bo = NULL;
+  struct fdif_image img;
+  GstVideoFrame vf;
+  void *pixels;
+  int ret;
+
+  if (self->free_bos) {
+    bo = self->free_bos->data;
+    self->free_bos = g_slist_delete_link (self->free_bos, self->free_bos);
+  } else {
+    ret = fdif_bo_create (self->dev, (size_t) c->frame_stride * c->frame_height, &bo);
+    if (ret) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate a frame on the FDIF: %s.", fdif_strerror (ret)), (NULL));
+      return NULL;
+    }
+  }
+  ret = fdif_bo_map (bo, &pixels);
+  if (ret) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not map a frame of the FDIF: %s.", fdif_strerror (ret)), (NULL));
+    goto fail;
+  }
+  if (!gst_video_frame_map (&vf, &self->info, buf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not read a video frame: %" G_GSIZE_FORMAT " bytes for %dx%d GRAY8 (%"
+            G_GSIZE_FORMAT " bytes).", gst_buffer_get_size (buf),
+            GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info),
+            GST_VIDEO_INFO_SIZE (&self->info)), (NULL));
+    goto fail;
+  }
+  img.width = GST_VIDEO_FRAME_WIDTH (&vf);
+  img.height = GST_VIDEO_FRAME_HEIGHT (&vf);
+  img.channels = 1;
+  img.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+  img.pixels = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+  ret = fdif_image_fit_frame (&img, pixels, c->frame_width, c->frame_height,
+      c->frame_stride, map);
+  gst_video_frame_unmap (&vf);
+  if (ret) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not fit a %ux%u frame into the FDIF's %ux%u: %s.", img.width,
+            img.height, c->frame_width, c->frame_height, fdif_strerror (ret)), (NULL));
+    goto fail;
+  }
+  return bo;
+
+fail:
+  self->free_bos = g_slist_prepend (self->free_bos, bo);
+  return NULL;
+}
+
+/* The device's minimum face size for faces of @min input pixels: the largest not above it. */
+static unsigned int
+device_min_size (const struct fdif_caps *c, double min)
+{
+  unsigned int i, best = 0;
+
+  for (i = 0; i < c->num_min_sizes; i++)
+    if (c->min_sizes[i] <= min)
+      best = c->min_sizes[i];
+  return best;			/* 0: the device's smallest */
+}
+
+/* Queues @buf's jobs; takes @buf. */
+static GstFlowReturn
+submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
+{
+  struct fdif_params params[3];
+  struct inflight *fl = g_new0 (struct inflight, 1);
+  struct fdif_bo *bo;
+  uint32_t offset = 0;
+  guint directions, i;
+  gint threshold, min_w, min_h;
+  const char *path;
+  int ret;
+
+  GST_OBJECT_LOCK (self);
+  directions = self->directions & self->caps.directions;
+  threshold = self->threshold;
+  min_w = self->min_size_width;
+  min_h = self->min_size_height;
+  GST_OBJECT_UNLOCK (self);
+
+  fl->buf = buf;
+  fl->min_w = min_w;
+  fl->min_h = min_h;
+  bo = import_frame (self, buf, &offset);
+  if (bo) {
+    fl->map = (struct fdif_frame_map) { 1.0, 0.0, 0.0 };
+    path = "import";
+  } else {
+    bo = fl->copy_bo = copy_frame (self, buf, &fl->map);
+    offset = 0;
+    path = "copy";
+  }
+  if (!bo) {
+    inflight_free (self, fl);
+    return GST_FLOW_ERROR;
+  }
+
+  for (i = FDIF_DIR_UP; i <= FDIF_DIR_LEFT; i++) {
+    if (!(directions & (1u << i)))
+      continue;
+    fdif_params_init (&params[fl->njobs]);
+    params[fl->njobs].direction = i;
+    params[fl->njobs].min_size = device_min_size (&self->caps,
+        MAX (min_w, min_h) / fl->map.scale);
+    params[fl->njobs].lhit = threshold < 0 ? FDIF_LHIT_DEFAULT : (unsigned int) threshold;
+    fl->njobs++;
+  }
+  if (!fl->njobs) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("The FDIF scans none of the directions asked for."),
+        ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
+    inflight_free (self, fl);
+    return GST_FLOW_ERROR;
+  }
+  ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
+  if (ret) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
+        ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
+    fl->njobs = 0;		/* none was queued */
+    inflight_free (self, fl);
+    return GST_FLOW_ERROR;
+  }
+  GST_OBJECT_LOCK (self);
+  if (fl->copy_bo)
+    self->frames_copied++;
+  else
+    self->frames_imported++;
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s, %u job(s)",
+      GST_TIME_ARGS (GST_BUFFER_PTS (buf)), path, fl->njobs);
+  g_queue_push_tail (&self->inflight, fl);
+  return GST_FLOW_OK;
+}
+
+/* Frames out */
+
+static gint64
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000;
+}
+
+/* Polls @fl's fences (sync_files). 0, or -ETIME. */
+static int
+wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
+{
+  gint64 deadline = now_ms () + FENCE_TIMEOUT_MS;
+  unsigned int i;
+
+  for (i = 0; i < fl->njobs; i++) {
+    struct pollfd p = { .fd = fdif_job_fence_fd (fl->jobs[i]), .events = POLLIN };
+    int ret;
+
+    if (p.fd < 0)
+      continue;			/* no fence: fdif_job_result() tells */
+    do {
+      gint64 left = deadline - now_ms ();
+
+      ret = poll (&p, 1, left > 0 ? (int) left : 0);
+    } while (ret < 0 && errno == EINTR);
+    if (ret == 0)
+      return -ETIME;
+  }
+  return 0;
+}
+
+static void
+job_error (GstFdifFaceDetect * self, int err)
+{
+  if (err == -ENODEV)
+    GST_ELEMENT_ERROR (self, RESOURCE, READ,
+        ("The FDIF went away: %s.", fdif_strerror (err)), ("job result %d", err));
+  else if (err == -ETIME)
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The FDIF did not finish a frame within %d ms.", FENCE_TIMEOUT_MS), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("The FDIF failed a frame: %s.", fdif_strerror (err)), ("job result %d", err));
+}
+
+/* A box in the frame's pixels, clamped to it */
+struct box {
+  guint x, y, w, h;
+};
+
+static struct box
+face_box (const struct fdif_face *f, guint width, guint height)
+{
+  double x0 = f->x - f->width / 2, y0 = f->y - f->height / 2;
+  double x1 = x0 + f->width, y1 = y0 + f->height;
+  struct box b;
+
+  x0 = CLAMP (x0, 0, width);
+  y0 = CLAMP (y0, 0, height);
+  x1 = CLAMP (x1, 0, width);
+  y1 = CLAMP (y1, 0, height);
+  b.x = (guint) (x0 + 0.5);
+  b.y = (guint) (y0 + 0.5);
+  b.w = (guint) (x1 + 0.5) - b.x;
+  b.h = (guint) (y1 + 0.5) - b.y;
+  return b;
+}
+
+/* facedetect's display: an outline around each face, white, 2 pixels */
+static void
+draw_boxes (GstFdifFaceDetect * self, GstBuffer * buf, const struct box *boxes, guint n)
+{
+  GstVideoFrame vf;
+  guint i, x, y, t;
+
+  if (!n || !gst_video_frame_map (&vf, &self->info, buf, GST_MAP_WRITE))
+    return;
+  for (i = 0; i < n; i++) {
+    const struct box *b = &boxes[i];
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+
+    if (!b->w || !b->h)
+      continue;
+    for (t = 0; t < 2 && t < b->h; t++) {
+      memset (data + (gsize) (b->y + t) * stride + b->x, 255, b->w);
+      memset (data + (gsize) (b->y + b->h - 1 - t) * stride + b->x, 255, b->w);
+    }
+    for (y = b->y; y < b->y + b->h; y++)
+      for (t = 0; t < 2 && t < b->w; t++) {
+        x = b->x + t;
+        data[(gsize) y * stride + x] = 255;
+        data[(gsize) y * stride + b->x + b->w - 1 - t] = 255;
+      }
+  }
+  gst_video_frame_unmap (&vf);
+}
+
+/* The faces of the oldest frame on its buffer and the bus; the buffer out. */
+static GstFlowReturn
+finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  struct inflight *fl = g_queue_pop_head (&self->inflight);
+  guint max = self->caps.max_objects, width, height, n = 0, nout = 0, i;
+  struct fdif_face *faces = g_new0 (struct fdif_face, (gsize) fl->njobs * max + 1);
+  struct fdif_frame_map map;
+  guint min_w, min_h;
+  struct box *boxes;
+  GstFdifFaceDetectUpdates updates;
+  gboolean display, post;
+  GstBuffer *buf;
+  int ret;
+
+  ret = wait_fences (self, fl);
+  for (i = 0; i < fl->njobs && !ret; i++) {
+    int got = fdif_job_result (fl->jobs[i], faces + n, max);
+
+    /* the fence signalled but the job not done: it never will be */
+    if (got == -EBUSY)
+      got = fdif_job_wait (fl->jobs[i], 0) == -ETIME ? -ETIME : -EBUSY;
+    if (got < 0)
+      ret = got;
+    else
+      n += (guint) got;
+  }
+  if (ret) {
+    job_error (self, ret);
+    g_free (faces);
+    inflight_free (self, fl);
+    return GST_FLOW_ERROR;
+  }
+  if (fl->njobs > 1)
+    n = fdif_merge_faces (faces, n);
+
+  GST_OBJECT_LOCK (self);
+  updates = self->updates;
+  display = self->display;
+  GST_OBJECT_UNLOCK (self);
+
+  buf = gst_buffer_ref (fl->buf);
+  map = fl->map;
+  min_w = fl->min_w;
+  min_h = fl->min_h;
+  inflight_free (self, fl);	/* its jobs are done, its BO can take the next frame */
+  width = GST_VIDEO_INFO_WIDTH (&self->info);
+  height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  boxes = g_new0 (struct box, n + 1);
+  for (i = 0; i < n; i++) {
+    fdif_map_face (&map, &faces[i]);
+    boxes[nout] = face_box (&faces[i], width, height);
+    /* facedetect's minimum size is a lower bound on the box */
+    if (boxes[nout].w < min_w || boxes[nout].h < min_h || !boxes[nout].w ||
+        !boxes[nout].h)
+      continue;
+    faces[nout++] = faces[i];
+  }
+  n = nout;
+
+  switch (updates) {
+    case GST_FDIF_FACE_DETECT_UPDATES_ON_CHANGE:
+      post = (n > 0) != self->face_detected;
+      break;
+    case GST_FDIF_FACE_DETECT_UPDATES_ON_FACE:
+      post = n > 0;
+      break;
+    case GST_FDIF_FACE_DETECT_UPDATES_NONE:
+      post = FALSE;
+      break;
+    default:
+      post = TRUE;
+      break;
+  }
+  self->face_detected = n > 0;
+
+  if (n)
+    buf = gst_buffer_make_writable (buf);	/* metas (and boxes) on it */
+  if (display)
+    draw_boxes (self, buf, boxes, n);
+  for (i = 0; i < n; i++) {
+    GstVideoRegionOfInterestMeta *meta =
+        gst_buffer_add_video_region_of_interest_meta (buf, "face",
+        boxes[i].x, boxes[i].y, boxes[i].w, boxes[i].h);
+
+    gst_video_region_of_interest_meta_add_param (meta,
+        gst_structure_new ("fdif", "confidence", G_TYPE_UINT, faces[i].confidence,
+            "angle", G_TYPE_UINT, faces[i].angle, "direction", G_TYPE_UINT,
+            faces[i].direction, NULL));
+    GST_LOG_OBJECT (self, "%2u/%2u: x,y = %4u,%4u: w.h = %4u,%4u, confidence %u", i,
+        n, boxes[i].x, boxes[i].y, boxes[i].w, boxes[i].h, faces[i].confidence);
+  }
+
+  if (post) {
+    GstClockTime ts = GST_BUFFER_PTS (buf);
+    GValue list = G_VALUE_INIT;
+    GstStructure *s;
+
+    /* facedetect's message: its structure name and fields */
+    s = gst_structure_new ("facedetect",
+        "timestamp", G_TYPE_UINT64, ts,
+        "stream-time", G_TYPE_UINT64,
+        gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, ts),
+        "running-time", G_TYPE_UINT64,
+        gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, ts),
+        "duration", G_TYPE_UINT64, GST_BUFFER_DURATION (buf), NULL);
+    g_value_init (&list, GST_TYPE_LIST);
+    for (i = 0; i < n; i++) {
+      GValue v = G_VALUE_INIT;
+
+      g_value_init (&v, GST_TYPE_STRUCTURE);
+      g_value_take_boxed (&v, gst_structure_new ("face",
+              "x", G_TYPE_UINT, boxes[i].x, "y", G_TYPE_UINT, boxes[i].y,
+              "width", G_TYPE_UINT, boxes[i].w, "height", G_TYPE_UINT, boxes[i].h,
+              "confidence", G_TYPE_UINT, faces[i].confidence,
+              "angle", G_TYPE_UINT, faces[i].angle, NULL));
+      gst_value_list_append_and_take_value (&list, &v);
+    }
+    gst_structure_take_value (s, "faces", &list);
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_element (GST_OBJECT (self), s));
+  }
+  g_free (boxes);
+  g_free (faces);
+  *outbuf = buf;
+  return GST_FLOW_OK;
+}
+
+/*
+ * The base class's chain gives each input buffer to submit_input_buffer
+ * (the default keeps it in queued_buf) and then asks for outputs until
+ * none: the frame is submitted here, and the one before it (if any) comes
+ * out. So the device has frame N+1 while frame N's results are read.
+ */
+static GstFlowReturn
+gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstBuffer *buf = trans->queued_buf;
+  GstFlowReturn ret;
+
+  *outbuf = NULL;
+  if (buf) {
+    trans->queued_buf = NULL;
+    ret = submit_frame (self, buf);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  if (g_queue_get_length (&self->inflight) < (buf ? DEPTH : DEPTH + 1))
+    return GST_FLOW_OK;
+  return finish_frame (self, outbuf);
+}
+
+/* Every frame in flight out, in order (before an event that must follow them). */
+static GstFlowReturn
+drain (GstFdifFaceDetect * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *out;
+
+  while (!g_queue_is_empty (&self->inflight)) {
+    if (ret != GST_FLOW_OK) {
+      discard_inflight (self);
+      break;
+    }
+    ret = finish_frame (self, &out);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (trans), out);
+  }
+  return ret;
+}
+
+static gboolean
+gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+
+  if (self->dev) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+      discard_inflight (self);
+      self->face_detected = FALSE;
+    } else if (GST_EVENT_IS_SERIALIZED (event)) {
+      /* EOS, a new segment or caps...: the frames before it go first */
+      GstFlowReturn ret = drain (self);
+
+      if (ret != GST_FLOW_OK)
+        GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
+            gst_flow_get_name (ret));
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* The frame held while the next one is submitted: DEPTH - 1 frames of latency. */
+static gboolean
+gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+
+  if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY &&
+      GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
+    GstClockTime min, max, held;
+    gboolean live;
+
+    gst_query_parse_latency (query, &live, &min, &max);
+    held = gst_util_uint64_scale_int ((DEPTH - 1) * GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
+    GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " of latency", GST_TIME_ARGS (held));
+    gst_query_set_latency (query, live, min + held,
+        GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
+  }
+  return ret;
+}
+
+/* never called (generate_output does the work); the base class wants one */
+static GstFlowReturn
+gst_fdif_face_detect_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  return GST_FLOW_OK;
+}
+
+static void
+gst_fdif_face_detect_finalize (GObject * object)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
+
+  g_free (self->device);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  gobject_class->set_property = gst_fdif_face_detect_set_property;
+  gobject_class->get_property = gst_fdif_face_detect_get_property;
+  gobject_class->finalize = gst_fdif_face_detect_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_DISPLAY,
+      g_param_spec_boolean ("display", "Display",
+          "Sets whether the detected faces should be highlighted in the output",
+          DEFAULT_DISPLAY, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_SIZE_WIDTH,
+      g_param_spec_int ("min-size-width", "Minimum face width",
+          "Minimum area width to be recognized as a face (input pixels; "
+          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_SIZE_HEIGHT,
+      g_param_spec_int ("min-size-height", "Minimum face height",
+          "Minimum area height to be recognized as a face (input pixels; "
+          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rw));
+  g_object_class_install_property (gobject_class, PROP_UPDATES,
+      g_param_spec_enum ("updates", "Updates",
+          "When send update bus messages, if at all",
+          gst_fdif_face_detect_updates_get_type (), DEFAULT_UPDATES, rw));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_int ("threshold", "Threshold",
+          "Likelihood threshold (the FDIF's LHIT), larger is stricter; "
+          "-1: the device's recommended one", -1, MAX_THRESHOLD,
+          DEFAULT_THRESHOLD, rw));
+  g_object_class_install_property (gobject_class, PROP_DIRECTIONS,
+      g_param_spec_flags ("directions", "Directions",
+          "Which way the faces to find look (one device job per direction and frame)",
+          gst_fdif_directions_get_type (), DEFAULT_DIRECTIONS, rw));
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "The FDIF's accel node (NULL: the first FDIF in /dev/accel, or $FDIF_ACCEL_DIR)",
+          NULL, rw));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IMPORTED,
+      g_param_spec_uint64 ("frames-imported", "Frames imported",
+          "Frames the device read from their own dma-buf, without a copy (since start)",
+          0, G_MAXUINT64, 0, ro));
+  g_object_class_install_property (gobject_class, PROP_FRAMES_COPIED,
+      g_param_spec_uint64 ("frames-copied", "Frames copied",
+          "Frames copied (and scaled) into a device buffer (since start)",
+          0, G_MAXUINT64, 0, ro));
+
+  gst_element_class_set_static_metadata (element_class,
+      "FDIF face detection", "Filter/Analyzer/Video",
+      "Finds faces on the FDIF accelerator and reports them like facedetect: "
+      "bus messages and region-of-interest metas",
+      "the fdif project");
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_stop);
+  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_set_caps);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_query);
+  trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_generate_output);
+  trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_ip);
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api (gst_fdif_face_detect_updates_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_fdif_directions_get_type (), 0);
+}
+
+static void
+gst_fdif_face_detect_init (GstFdifFaceDetect * self)
+{
+  self->display = DEFAULT_DISPLAY;
+  self->min_size_width = self->min_size_height = DEFAULT_MIN_SIZE;
+  self->updates = DEFAULT_UPDATES;
+  self->threshold = DEFAULT_THRESHOLD;
+  self->directions = DEFAULT_DIRECTIONS;
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+}
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  return GST_ELEMENT_REGISTER (fdiffacedetect, plugin);
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, fdif,
+    "Face detection on the FDIF accelerator (DRM accel)", plugin_init,
+    VERSION, "MIT/X11", "fdif", "(the fdif source tree)")

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdiffacedetect on the host (GStreamer's check library, GstHarness):
+ * what needs no device (factory, pads, properties, no device at start),
+ * then frames through it on the project's fake fdif kernel
+ * (libfdif-drm/tests/mock-kernel.c) preloaded under this program: the
+ * faces it scripts come back mapped to the input's size, in the bus
+ * message and the ROI metas; dma-bufs in the device's layout are
+ * imported, not copied; a failed, lost or hung job is a GStreamer error.
+ *
+ * The mock's state (struct mock_kernel k) is reached with dlsym(), so the
+ * mock tests skip when it is not preloaded (see meson.build for the
+ * environment).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+#include <gst/allocators/gstdmabuf.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "mock-kernel.h"
+
+static struct mock_kernel *mk;		/* the preloaded fake kernel's state */
+static pthread_mutex_t *mk_lock;
+static const char *mock_device;		/* $FDIF_MOCK_DEVICE */
+
+static gboolean
+need_mock (void)
+{
+  if (!mk || !mock_device) {
+    g_test_skip ("the fake kernel is not preloaded (LD_PRELOAD, FDIF_MOCK_DEVICE)");
+    return FALSE;
+  }
+  pthread_mutex_lock (mk_lock);
+  mk->status = 0;
+  mk->busy = 0;
+  mk->nfaces = 1;
+  mk->faces[0] = (struct fake_face) { .cx = 160, .cy = 120, .size = 40,
+      .confidence = 900, .raw = 1, .fields = 0x1f };
+  pthread_mutex_unlock (mk_lock);
+  return TRUE;
+}
+
+static unsigned int
+mk_get (const unsigned int *field)
+{
+  unsigned int v;
+
+  pthread_mutex_lock (mk_lock);
+  v = *field;
+  pthread_mutex_unlock (mk_lock);
+  return v;
+}
+
+/* Without a device */
+
+static void
+test_factory (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("fdiffacedetect");
+  const GList *l;
+  guint n = 0;
+
+  g_assert_nonnull (f);
+  g_assert_nonnull (strstr (gst_element_factory_get_metadata (f,
+              GST_ELEMENT_METADATA_KLASS), "Video"));
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps = gst_static_pad_template_get_caps (t);
+    GstCaps *gray = gst_caps_from_string ("video/x-raw,format=GRAY8,width=123,height=45");
+    GstCaps *rgb = gst_caps_from_string ("video/x-raw,format=RGB,width=320,height=240");
+
+    g_assert_true (t->presence == GST_PAD_ALWAYS);
+    g_assert_true (g_str_equal (t->name_template, t->direction == GST_PAD_SINK ? "sink" : "src"));
+    /* any size (the library scales), GRAY8 only */
+    g_assert_true (gst_caps_can_intersect (caps, gray));
+    g_assert_false (gst_caps_can_intersect (caps, rgb));
+    gst_caps_unref (caps);
+    gst_caps_unref (gray);
+    gst_caps_unref (rgb);
+    n++;
+  }
+  g_assert_cmpuint (n, ==, 2);
+  gst_object_unref (f);
+}
+
+static void
+test_properties (void)
+{
+  GstElement *e = gst_element_factory_make ("fdiffacedetect", NULL);
+  GParamSpec *ps;
+  gboolean display;
+  gint msw, msh, threshold, updates;
+  guint directions;
+  guint64 imported, copied;
+  gchar *device;
+
+  g_assert_nonnull (e);
+  g_object_get (e, "display", &display, "min-size-width", &msw, "min-size-height", &msh,
+      "threshold", &threshold, "directions", &directions, "device", &device,
+      "updates", &updates, "frames-imported", &imported, "frames-copied", &copied, NULL);
+  g_assert_true (display);	/* facedetect's default */
+  g_assert_cmpint (msw, ==, 0);
+  g_assert_cmpint (msh, ==, 0);
+  g_assert_cmpint (threshold, ==, -1);
+  g_assert_cmpuint (directions, ==, 1);	/* up */
+  g_assert_null (device);
+  g_assert_cmpint (updates, ==, 0);	/* every_frame */
+  g_assert_cmpuint (imported, ==, 0);
+  g_assert_cmpuint (copied, ==, 0);
+
+  /* the ranges refuse what the device cannot take; the old value stays */
+  g_object_set (e, "threshold", 7, NULL);
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "threshold", 10, NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "threshold", -2, NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "min-size-width", -1, NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "directions", 8, NULL);
+  g_test_assert_expected_messages ();
+  g_object_get (e, "threshold", &threshold, "min-size-width", &msw, "directions",
+      &directions, NULL);
+  g_assert_cmpint (threshold, ==, 7);
+  g_assert_cmpint (msw, ==, 0);
+  g_assert_cmpuint (directions, ==, 1);
+
+  /* the counters are read-only */
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "frames-copied");
+  g_assert_nonnull (ps);
+  g_assert_false (ps->flags & G_PARAM_WRITABLE);
+  g_assert_true (G_PARAM_SPEC_VALUE_TYPE (ps) == G_TYPE_UINT64);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "frames-imported");
+  g_assert_nonnull (ps);
+  g_assert_false (ps->flags & G_PARAM_WRITABLE);
+  gst_object_unref (e);
+}
+
+/* The error message on @bus, which must be there. */
+static GError *
+bus_error (GstBus * bus)
+{
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  g_assert_nonnull (m);
+  gst_message_parse_error (m, &err, &dbg);
+  g_test_message ("error: %s (%s)", err->message, dbg);
+  g_free (dbg);
+  gst_message_unref (m);
+  return err;
+}
+
+/* start() without a device: an error message, not a crash */
+static void
+no_device (const char *device)
+{
+  GstElement *e = gst_element_factory_make ("fdiffacedetect", NULL);
+  GstBus *bus = gst_bus_new ();
+  GError *err;
+
+  if (device)
+    g_object_set (e, "device", device, NULL);
+  gst_element_set_bus (e, bus);
+  g_assert_cmpint (gst_element_set_state (e, GST_STATE_PAUSED), ==,
+      GST_STATE_CHANGE_FAILURE);
+  err = bus_error (bus);
+  g_assert_true (g_error_matches (err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND));
+  if (device)
+    g_assert_nonnull (strstr (err->message, device));
+  g_error_free (err);
+  g_assert_cmpint (gst_element_set_state (e, GST_STATE_NULL), ==, GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+static void
+test_no_device_path (void)
+{
+  no_device ("/nonexistent/accel0");
+}
+
+static void
+test_no_device_dir (void)
+{
+  gchar *dir = g_dir_make_tmp ("fdif-gst-XXXXXX", NULL);
+  gchar *old = g_strdup (g_getenv ("FDIF_ACCEL_DIR"));
+
+  g_assert_nonnull (dir);
+  g_setenv ("FDIF_ACCEL_DIR", dir, TRUE);	/* no accel* in it */
+  no_device (NULL);
+  if (old)
+    g_setenv ("FDIF_ACCEL_DIR", old, TRUE);
+  else
+    g_unsetenv ("FDIF_ACCEL_DIR");
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (old);
+}
+
+/* On the fake kernel */
+
+struct run {
+  GstHarness *h;
+  GstElement *e;
+  GstBus *bus;
+  guint width, height;
+};
+
+static void
+run_start (struct run *r, guint width, guint height, const char *props)
+{
+  gchar *caps;
+
+  r->e = gst_element_factory_make ("fdiffacedetect", NULL);
+  g_object_set (r->e, "device", mock_device, NULL);
+  if (props) {
+    gchar **kv = g_strsplit (props, " ", -1), **p;
+
+    for (p = kv; *p; p++) {
+      gchar **nv = g_strsplit (*p, "=", 2);
+
+      gst_util_set_object_arg (G_OBJECT (r->e), nv[0], nv[1]);
+      g_strfreev (nv);
+    }
+    g_strfreev (kv);
+  }
+  r->bus = gst_bus_new ();
+  gst_element_set_bus (r->e, r->bus);
+  r->h = gst_harness_new_with_element (r->e, "sink", "src");
+  gst_harness_play (r->h);
+  r->width = width;
+  r->height = height;
+  caps = g_strdup_printf ("video/x-raw,format=GRAY8,width=%u,height=%u,framerate=30/1",
+      width, height);
+  gst_harness_set_src_caps_str (r->h, caps);
+  g_free (caps);
+}
+
+static void
+run_stop (struct run *r)
+{
+  gst_harness_teardown (r->h);
+  gst_element_set_bus (r->e, NULL);
+  gst_object_unref (r->bus);
+  gst_object_unref (r->e);
+}
+
+static GstBuffer *
+gray_buffer (guint width, guint height, guint64 n)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, (gsize) width * height, NULL);
+
+  gst_buffer_memset (b, 0, 0x40, (gsize) width * height);
+  GST_BUFFER_PTS (b) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  return b;
+}
+
+/* A @size byte dma-buf (a memfd: the fake kernel takes any file) */
+static GstBuffer *
+dmabuf_buffer (GstAllocator * alloc, gsize size, guint64 n)
+{
+  int fd = memfd_create ("fdif-gst-frame", MFD_CLOEXEC);
+  GstBuffer *b = gst_buffer_new ();
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (ftruncate (fd, (off_t) size), ==, 0);
+  gst_buffer_append_memory (b, gst_dmabuf_allocator_alloc (alloc, fd, size));
+  GST_BUFFER_PTS (b) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  return b;
+}
+
+/* The next "facedetect" message's faces, checked against facedetect's format */
+static const GValue *
+next_faces (struct run *r, GstMessage ** msg, GstClockTime ts)
+{
+  const GstStructure *s;
+  GstClockTime t;
+
+  *msg = gst_bus_pop_filtered (r->bus, GST_MESSAGE_ELEMENT);
+  g_assert_nonnull (*msg);
+  s = gst_message_get_structure (*msg);
+  g_assert_true (gst_structure_has_name (s, "facedetect"));
+  g_assert_true (gst_structure_get_uint64 (s, "timestamp", &t));
+  g_assert_cmpuint (t, ==, ts);
+  g_assert_true (gst_structure_get_uint64 (s, "running-time", &t));
+  g_assert_cmpuint (t, ==, ts);
+  g_assert_true (gst_structure_get_uint64 (s, "stream-time", &t));
+  g_assert_cmpuint (t, ==, ts);
+  g_assert_true (gst_structure_get_uint64 (s, "duration", &t));
+  g_assert_cmpuint (t, ==, GST_SECOND / 30);
+  g_assert_true (gst_structure_has_field_typed (s, "faces", GST_TYPE_LIST));
+  return gst_structure_get_value (s, "faces");
+}
+
+static void
+check_face (const GValue * faces, guint i, guint x, guint y, guint w, guint h)
+{
+  const GstStructure *f = gst_value_get_structure (gst_value_list_get_value (faces, i));
+  guint v;
+
+  g_assert_true (gst_structure_has_name (f, "face"));
+  g_assert_true (gst_structure_get_uint (f, "x", &v));
+  g_assert_cmpuint (v, ==, x);
+  g_assert_true (gst_structure_get_uint (f, "y", &v));
+  g_assert_cmpuint (v, ==, y);
+  g_assert_true (gst_structure_get_uint (f, "width", &v));
+  g_assert_cmpuint (v, ==, w);
+  g_assert_true (gst_structure_get_uint (f, "height", &v));
+  g_assert_cmpuint (v, ==, h);
+}
+
+static void
+check_roi (GstBuffer * b, guint x, guint y, guint w, guint h)
+{
+  gpointer state = NULL;
+  GstMeta *m;
+  guint n = 0;
+
+  while ((m = gst_buffer_iterate_meta_filtered (b, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
+
+    g_assert_cmpstr (g_quark_to_string (roi->roi_type), ==, "face");
+    g_assert_cmpuint (roi->x, ==, x);
+    g_assert_cmpuint (roi->y, ==, y);
+    g_assert_cmpuint (roi->w, ==, w);
+    g_assert_cmpuint (roi->h, ==, h);
+    g_assert_nonnull (gst_video_region_of_interest_meta_get_param (roi, "fdif"));
+    n++;
+  }
+  g_assert_cmpuint (n, ==, 1);
+}
+
+static guint64
+counter (struct run *r, const char *name)
+{
+  guint64 v;
+
+  g_object_get (r->e, name, &v, NULL);
+  return v;
+}
+
+/*
+ * 640x480 frames: fitted (scaled by 1/2) into copies; the fake face at
+ * (160,120) size 40 in the device's frame is (280,200) 80x80 here. The
+ * second frame is submitted before the first comes out (pipelined).
+ */
+static void
+test_mock_copy (void)
+{
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  GstMapInfo mi;
+  guint i, submits;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  /* the held frame is one frame of latency (30/1) */
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 30);
+  submits = mk_get (&mk->submits);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 1);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 0);	/* held */
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 2);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 2)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));	/* drains */
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 3);
+
+  for (i = 0; i < 3; i++) {
+    const GValue *faces = next_faces (&r, &msg, i * GST_SECOND / 30);
+
+    g_assert_cmpuint (gst_value_list_get_size (faces), ==, 1);
+    check_face (faces, 0, 280, 200, 80, 80);
+    gst_message_unref (msg);
+
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 280, 200, 80, 80);
+    /* display: the box's outline drawn, its inside left alone */
+    g_assert_true (gst_buffer_map (b, &mi, GST_MAP_READ));
+    g_assert_cmpuint (mi.data[200 * 640 + 300], ==, 255);
+    g_assert_cmpuint (mi.data[279 * 640 + 281], ==, 255);
+    g_assert_cmpuint (mi.data[240 * 640 + 320], ==, 0x40);
+    g_assert_cmpuint (mi.data[10 * 640 + 10], ==, 0x40);
+    gst_buffer_unmap (b, &mi);
+    gst_buffer_unref (b);
+  }
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 3);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 0);
+  run_stop (&r);
+}
+
+/*
+ * dma-bufs in the device's own frame layout (320x240, stride 320): the
+ * device reads them where they are, each dma-buf imported once; at another
+ * size or a misaligned offset they are copied.
+ */
+static void
+test_mock_import (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstBuffer *bufs[2], *b;
+  GstMessage *msg;
+  struct run r;
+  guint i, imports;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "display=false");
+  bufs[0] = dmabuf_buffer (alloc, 320 * 240, 0);
+  bufs[1] = dmabuf_buffer (alloc, 320 * 240, 0);
+  imports = mk_get (&mk->prime_imports);
+  for (i = 0; i < 6; i++) {
+    b = gst_buffer_copy (bufs[i % 2]);	/* shares the dma-buf memory */
+    GST_BUFFER_PTS (b) = i * GST_SECOND / 30;
+    g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  }
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 6);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 6);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 2);	/* cached */
+  for (i = 0; i < 6; i++) {
+    const GValue *faces = next_faces (&r, &msg, i * GST_SECOND / 30);
+
+    check_face (faces, 0, 140, 100, 40, 40);	/* no scaling */
+    gst_message_unref (msg);
+    b = gst_harness_pull (r.h);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+  }
+  run_stop (&r);
+
+  /* the frame 32 bytes into its dma-buf: aligned, still imported */
+  run_start (&r, 320, 240, "display=false");
+  b = dmabuf_buffer (alloc, 320 * 240 + 64, 0);
+  gst_buffer_resize (b, 32, 320 * 240);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  /* 16 bytes in: misaligned for the device, copied */
+  b = dmabuf_buffer (alloc, 320 * 240 + 64, 1);
+  gst_buffer_resize (b, 16, 320 * 240);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  run_stop (&r);
+
+  /* another size: copied (and scaled) */
+  run_start (&r, 640, 480, "display=false");
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 640 * 480, 0)), ==,
+      GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 0);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  run_stop (&r);
+
+  gst_buffer_unref (bufs[0]);
+  gst_buffer_unref (bufs[1]);
+  gst_object_unref (alloc);
+}
+
+/* three directions: three jobs a frame, their duplicates merged */
+static void
+test_mock_directions (void)
+{
+  struct run r;
+  GstMessage *msg;
+  const GValue *faces;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "directions=up+right+left");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->job_count), ==, 3);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 1);
+  check_face (faces, 0, 140, 100, 40, 40);
+  gst_message_unref (msg);
+  run_stop (&r);
+}
+
+/* min-size-*: smaller faces are not reported; updates=on_face: no message then */
+static void
+test_mock_min_size (void)
+{
+  struct run r;
+  GstMessage *msg;
+  const GValue *faces;
+  GstBuffer *b;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, "min-size-width=100 min-size-height=100");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 0);
+  gst_message_unref (msg);
+  b = gst_harness_pull (r.h);
+  g_assert_null (gst_buffer_get_video_region_of_interest_meta (b));
+  gst_buffer_unref (b);
+  run_stop (&r);
+
+  run_start (&r, 640, 480, "min-size-width=100 updates=on_face");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT));
+  run_stop (&r);
+}
+
+/* A job that fails (@status), or never finishes (@busy): an error, then a clean teardown */
+static void
+job_fails (int32_t status, int busy, GstResourceError code, const char *text)
+{
+  struct run r;
+  GError *err;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  pthread_mutex_lock (mk_lock);
+  mk->status = status;
+  mk->busy = busy;
+  pthread_mutex_unlock (mk_lock);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  /* the second frame's push reads the first's result */
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_ERROR);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 0);
+  err = bus_error (r.bus);
+  g_assert_true (g_error_matches (err, GST_RESOURCE_ERROR, code));
+  g_assert_nonnull (strstr (err->message, text));
+  g_error_free (err);
+  run_stop (&r);		/* the second frame still in flight: waited for, freed */
+  pthread_mutex_lock (mk_lock);
+  mk->status = 0;
+  mk->busy = 0;
+  pthread_mutex_unlock (mk_lock);
+}
+
+static void
+test_mock_job_eio (void)
+{
+  job_fails (-EIO, 0, GST_RESOURCE_ERROR_FAILED, "failed a frame");
+}
+
+static void
+test_mock_job_timedout (void)
+{
+  job_fails (-ETIMEDOUT, 0, GST_RESOURCE_ERROR_FAILED, "failed a frame");
+}
+
+static void
+test_mock_job_enodev (void)
+{
+  job_fails (-ENODEV, 0, GST_RESOURCE_ERROR_READ, "went away");
+}
+
+static void
+test_mock_job_hung (void)
+{
+  job_fails (0, 1, GST_RESOURCE_ERROR_FAILED, "did not finish");
+}
+
+/* a buffer smaller than its caps say: a stream error, not a read past its end */
+static void
+test_mock_short_buffer (void)
+{
+  struct run r;
+  GError *err;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (64, 48, 0)), ==, GST_FLOW_ERROR);
+  err = bus_error (r.bus);
+  g_assert_true (err->domain == GST_STREAM_ERROR);
+  g_assert_nonnull (strstr (err->message, "3072 bytes for 640x480"));
+  g_error_free (err);
+  run_stop (&r);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  gst_init (&argc, &argv);
+
+  mk = dlsym (RTLD_DEFAULT, "k");
+  mk_lock = dlsym (RTLD_DEFAULT, "mock_lock");
+  mock_device = g_getenv ("FDIF_MOCK_DEVICE");
+  if (!mk_lock)
+    mk = NULL;
+
+  g_test_add_func ("/fdiffacedetect/factory", test_factory);
+  g_test_add_func ("/fdiffacedetect/properties", test_properties);
+  g_test_add_func ("/fdiffacedetect/no-device/path", test_no_device_path);
+  g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
+  g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
+  g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
+  g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
+  g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
+  g_test_add_func ("/fdiffacedetect/mock/short-buffer", test_mock_short_buffer);
+  g_test_add_func ("/fdiffacedetect/mock/job-eio", test_mock_job_eio);
+  g_test_add_func ("/fdiffacedetect/mock/job-etimedout", test_mock_job_timedout);
+  g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
+  g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
+  return g_test_run ();
+}
