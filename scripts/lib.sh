@@ -181,7 +181,11 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 	opencv-data libdrm-dev libpng-dev libjpeg-dev libexif-dev python3 python3-numpy
 	python3-pil python3-skimage python-matplotlib-data facedetect libjson-c-dev
 	help2man groff-base
-	libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev)
+	libgstreamer1.0-dev "libgstreamer-plugins-base1.0-dev:$(dpkg --print-architecture)")
+# (the host's own architecture named: that package is not multi-arch, so
+# an arm64 one, as someone may install for a guest build, would satisfy a
+# bare name and leave the host without GStreamer's video library; the
+# guest build never installs it, igt-tests/harness/gst-root.sh unpacks it)
 
 # What only the tests need: the OpenCV reference, sparse for the driver,
 # gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines.

@@ -77,6 +77,15 @@ if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 	rm -f "$FDIF_CACHE/.apt-updated"
 fi
 apt_ensure "${GUEST_ARMHF_PKGS[@]}"
+# GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
+# fdif_gst): the multiarch runtime and core development packages; the
+# plugins-base development files, not multi-arch, come unpacked from
+# their .deb (gst-root.sh --pkgconfig)
+GUEST_GST_PKGS=(libgstreamer1.0-dev:arm64 liborc-0.4-dev:arm64
+	libgstreamer-plugins-base1.0-0:arm64 gstreamer1.0-plugins-base:arm64
+	gstreamer1.0-plugins-good:arm64)
+apt_ensure "${GUEST_GST_PKGS[@]}"
+gst_pc="$("$FDIF_ROOT/igt-tests/harness/gst-root.sh" --pkgconfig)"
 
 [ -n "$cmd" ] || data=1	# the test suites read the test pictures
 if [ -n "$data" ]; then
@@ -108,11 +117,17 @@ busybox_deb() { # busybox_deb ARCH
 
 progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
 gb="$FDIF_BUILD/guest-arm64"
+# the cross file's pkg-config path with the unpacked plugins-base files first
+gst_ini="$FDIF_BUILD/guest-arm64-gst.ini"
+printf "[properties]\npkg_config_libdir = ['%s', '/usr/lib/aarch64-linux-gnu/pkgconfig', '/usr/share/pkgconfig']\n" \
+	"$gst_pc" > "$gst_ini.new"
+cmp -s "$gst_ini.new" "$gst_ini" || { mv "$gst_ini.new" "$gst_ini"; rm -rf "$gb"; }
+rm -f "$gst_ini.new"
 # the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
 [ "$arch" = arm64 ] || kbuild64="$("$FDIF_ROOT/accel-fdif/build.sh")"
 if [ ! -f "$gb/build.ninja" ]; then
 	meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
-		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" \
+		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" --cross-file "$gst_ini" \
 		-Dkernel_headers="${kbuild64:-$kbuild}/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 else
@@ -205,6 +220,17 @@ guest_file "$tb/fdif_bench" "$root/bin/"
 # the camera: the frame loop example and the player for vivid's loop
 guest_file "$tb/fdif-camera" "$root/bin/"
 guest_file "$tb/fdif-vivid-feed" "$root/bin/"
+# GStreamer (Debian's arm64 libraries and plugins) and fdiffacedetect,
+# for the camera pipelines (fdif_gst, scripts/demo.sh --camera)
+if [ "$arch" = arm64 ]; then
+	gplug="$root/usr/lib/aarch64-linux-gnu/gstreamer-1.0"
+	mkdir -p "$gplug"
+	guest_file "$gb/gst/libgstfdif.so" "$gplug/"
+	guest_file "$tb/fdif_gst" "$root/tests/"
+	guest_file "$tb/fdif-gst-faces" "$root/bin/"
+	"$FDIF_ROOT/igt-tests/harness/gst-root.sh" "$root" "$gplug/libgstfdif.so" \
+		"$root/tests/fdif_gst" "$root/bin/fdif-gst-faces"
+fi
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
 # --cmd /bin/board-run). Its results come out on the console, as a
 # tarball: a system suspend (fdif_pm) leaves the virtio-9p share hung.

@@ -1,0 +1,105 @@
+#!/bin/bash
+# GStreamer for the arm64 test guest, from Debian's arm64 packages.
+#
+#   gst-root.sh --pkgconfig
+#	prints a pkg-config directory for the guest build: GStreamer's
+#	plugins-base development files for arm64, unpacked from their .deb
+#	(that package is not multi-arch: installing it for arm64 would
+#	remove the host's; everything else comes from the multiarch arm64
+#	packages run-guest.sh installs)
+#   gst-root.sh ROOT [PROGRAM...]
+#	puts into the guest's root ROOT the GStreamer tools (gst-launch-1.0,
+#	gst-inspect-1.0), the plugins a camera pipeline needs, and every
+#	shared library they and the PROGRAMs (already in ROOT) need, with
+#	the dynamic loader, at Debian's own paths (so GStreamer's compiled-in
+#	plugin and scanner paths hold). No maintainer script runs.
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+triplet=aarch64-linux-gnu
+libdirs=(/usr/lib/$triplet /lib/$triplet)
+plugdir=/usr/lib/$triplet/gstreamer-1.0
+# the plugins: elements of the core (queue, fakesink, tee...), v4l2src,
+# videoconvert and videoscale, videotestsrc, appsink
+plugins=(coreelements video4linux2 videoconvertscale videotestsrc app)
+
+# unpack PKG:arm64, at the version of the installed RUNTIME:arm64, in the
+# cache; prints the directory
+unpacked() { # unpacked PKG RUNTIME
+	local dir="$FDIF_CACHE/guest" deb ver
+	ver=$(dpkg-query -W -f '${Version}' "$2:arm64") ||
+		die "gst-root.sh: $2:arm64 is not installed"
+	deb="$dir/$1_${ver//:/%3a}_arm64.deb"
+	if [ ! -f "$deb" ]; then
+		progress "downloading $1:arm64 ($ver)"
+		mkdir -p "$dir"
+		(cd "$dir" && chmod 0777 . && apt-get download -qq "$1:arm64=$ver") \
+			>/dev/null 2>&1 || die "cannot download $1:arm64=$ver"
+	fi
+	if [ ! -d "$deb.d" ]; then
+		rm -rf "$deb.d.tmp"
+		dpkg -x "$deb" "$deb.d.tmp" && mv "$deb.d.tmp" "$deb.d"
+	fi
+	echo "$deb.d"
+}
+
+if [ "${1:-}" = --pkgconfig ]; then
+	dev=$(unpacked libgstreamer-plugins-base1.0-dev libgstreamer-plugins-base1.0-0)
+	pc="$dev/usr/lib/$triplet/pkgconfig"
+	if [ ! -f "$dev/.relocated" ]; then
+		# its .pc files point into the unpacked tree; its libX.so
+		# links (relative) at the installed arm64 runtime libraries
+		sed -i "s|^prefix=/usr\$|prefix=$dev/usr|" "$pc"/*.pc
+		for l in "$dev/usr/lib/$triplet"/*.so; do
+			[ -L "$l" ] && ln -sfn "/usr/lib/$triplet/$(readlink "$l")" "$l"
+		done
+		touch "$dev/.relocated"
+	fi
+	echo "$pc"
+	exit 0
+fi
+
+# copy FILE to the same path in the root (dereferenced), once
+declare -A copied
+put() { # put SRC [DEST]
+	local dest="${2:-$1}"
+	[ -n "${copied[$dest]-}" ] && return 0
+	copied[$dest]=1
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$1" "$root$dest"
+	queue+=("$root$dest")
+}
+
+# the library NAME from the arm64 library directories
+find_lib() {
+	local d
+	for d in "${libdirs[@]}"; do
+		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	return 1
+}
+
+root=$1
+shift
+queue=()
+tools="$(unpacked gstreamer1.0-tools libgstreamer1.0-0)"
+put "$tools/usr/bin/gst-launch-1.0" /usr/bin/gst-launch-1.0
+put "$tools/usr/bin/gst-inspect-1.0" /usr/bin/gst-inspect-1.0
+put "/usr/lib/$triplet/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner"
+for p in "${plugins[@]}"; do
+	put "$plugdir/libgst$p.so"
+done
+for prog in "$@"; do
+	queue+=("$prog")
+done
+put "/lib/ld-linux-aarch64.so.1"
+# every NEEDED library of everything copied, transitively
+while [ ${#queue[@]} -gt 0 ]; do
+	f=${queue[0]}
+	queue=("${queue[@]:1}")
+	for lib in $(aarch64-linux-gnu-readelf -d "$f" 2>/dev/null |
+		     sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ "$lib" = ld-linux-aarch64.so.1 ] && continue
+		src=$(find_lib "$lib") || die "gst-root.sh: $lib (needed by $f) is not installed for arm64"
+		put "$src" "/usr/lib/$triplet/$lib"
+	done
+done
