@@ -130,5 +130,15 @@ assert (j[0]["width"], j[0]["height"]) == (6000, 4000), j
 f = j[0]["faces"][0]
 assert (f["x"], f["y"], f["size"]) == (3000, 1631.2, 1125), f'
 
+# the same photo in the facedetect mode: decoded reduced and grey as
+# well (it drew nothing), the box still in the photo's own pixels
+run facedetect-big-photo-reduced 0 env FDIF_ACCEL_DIR="$tmp" python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=sys.stdout)
+kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("peak RSS %d KiB" % kb, file=sys.stderr)
+sys.exit(r.returncode or (kb >= 40 << 10))' "$cli" --facedetect --best "$tmp/big.jpg"
+ok facedetect-big-photo-full-size-box grep -qx '2438 1069 1125 1125' "$tmp/out"
+
 echo "1..$n"
 exit $fail

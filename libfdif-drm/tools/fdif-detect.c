@@ -426,10 +426,12 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	unsigned int n, i, pick, max;
 	struct fdif_face *faces;
 	struct fdif_device *dev;
-	struct fdif_image img;
+	struct fdif_image img, full;
 	struct fdif_params p;
 	struct fdif_caps caps;
+	struct fdif_image_info info = { .scale = 1 };
 	char opt[3] = "-?";
+	int dev_ret;
 
 	opterr = 0;	/* argparse's messages, below */
 	optind = 1;
@@ -489,18 +491,32 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		return fd_usage_error(prog, "argument -s/--search: %s",
 				      "not supported on the FDIF (it finds faces, it does not compare them)");
 
-	ret = load_image(file, 0, 0, &img, NULL);
-	if (ret)
-		return fd_error(prog, 1, "cannot load input image %s", file);
-	ret = fdif_open(&dev);
-	if (!ret) {
-		ret = fdif_query_caps(dev, &caps);
-		if (ret)
+	/*
+	 * The device first, for its frame size: without -o only the faces
+	 * are wanted, and the picture is decoded as the normal mode does it,
+	 * grey and no larger than the frame needs (a JPEG reduced by
+	 * libjpeg); the faces are scaled back to the full picture's pixels.
+	 * A picture that cannot be loaded is still the first error told.
+	 */
+	dev_ret = fdif_open(&dev);
+	if (!dev_ret) {
+		dev_ret = fdif_query_caps(dev, &caps);
+		if (dev_ret)
 			fdif_close(dev);
 	}
+	ret = load_image(file, dev_ret ? 0 : caps.frame_width, dev_ret ? 0 : caps.frame_height,
+			 &img, output ? NULL : &info);
 	if (ret) {
-		const char *dir = getenv("FDIF_ACCEL_DIR");
+		if (!dev_ret)
+			fdif_close(dev);
+		return fd_error(prog, 1, "cannot load input image %s", file);
+	}
+	ret = dev_ret;
+	if (ret) {
+		const char *dir = getenv("FDIF_DEVICE");
 
+		if (!dir || !*dir)
+			dir = getenv("FDIF_ACCEL_DIR");
 		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
 			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
 		fdif_image_free(&img);
@@ -522,6 +538,21 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		free(faces);
 		fdif_image_free(&img);
 		return n ? 0 : 2;
+	}
+	if (info.scale != 1) {
+		for (i = 0; i < n; i++) {
+			faces[i].x *= info.scale;
+			faces[i].y *= info.scale;
+			faces[i].size *= info.scale;
+			faces[i].width *= info.scale;
+			faces[i].height *= info.scale;
+		}
+	}
+	full = img;
+	if (!output) {
+		/* the full picture's size, for the boxes' clamping */
+		full.width = info.width;
+		full.height = info.height;
 	}
 
 	/* --biggest: the largest box; --best: the most confident (faces[0]) */
@@ -555,7 +586,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 
 		if ((best || biggest) && i != pick)
 			continue;
-		r = fd_rect(&faces[i], &img);
+		r = fd_rect(&faces[i], &full);
 		if (center)
 			printf("%ld %ld\n", r.x + r.w / 2, r.y + r.h / 2);
 		else
