@@ -39,8 +39,10 @@ extern "C" {
  * progressive one of more than about 170 Mpixel 4:2:0).
  * JPEG: YCbCr, grey, CMYK and YCCK (Adobe, inverted CMYK as Photoshop
  * writes it) pictures, to RGB or grey; libjpeg's warnings about bytes it
- * skips are not errors, a file that ends early is (-EBADMSG). Its EXIF
- * orientation (APP1, by libexif) is applied: the picture is upright.
+ * skips are not errors, a file that ends early is (-EBADMSG).
+ * The EXIF orientation of a JPEG (APP1) or a PNG (its eXIf chunk, before
+ * or after the image data), read by libexif, is applied: the picture is
+ * upright.
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 /**
