@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -71,6 +72,7 @@ struct fdif_job {
 
 struct fdif_device {
 	int fd;
+	char *path;			/* the node it was opened by */
 	struct fdif_caps caps;		/* written at open, read-only after */
 	atomic_uint refs;		/* the app's, one a BO, one a job */
 	pthread_mutex_t lock;		/* the pool, closed, the BO table,
@@ -329,9 +331,13 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 		ret = -ENOMEM;
 	if (!ret)
 		ret = load_caps(fd, &d->caps);
+	if (!ret && !(d->path = strdup(path)))
+		ret = -ENOMEM;
 	if (!ret)
 		ret = -pthread_mutex_init(&d->lock, NULL);
 	if (ret) {
+		if (d)
+			free(d->path);
 		free(d);
 		close(fd);
 		return ret;
@@ -342,49 +348,98 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 	return 0;
 }
 
+/* accel<N> nodes by N (accel2 before accel10), then by name */
+static unsigned long node_number(const char *name)
+{
+	return strtoul(name + 5, NULL, 10);
+}
+
+static int node_filter(const struct dirent *de)
+{
+	return !strncmp(de->d_name, "accel", 5);
+}
+
+static int node_cmp(const struct dirent **a, const struct dirent **b)
+{
+	unsigned long na = node_number((*a)->d_name), nb = node_number((*b)->d_name);
+
+	return na != nb ? (na < nb ? -1 : 1) : strcmp((*a)->d_name, (*b)->d_name);
+}
+
 /*
- * The first FDIF among the accel nodes. Failing that, what went wrong, the
- * most telling first: an FDIF this library cannot drive (-EPROTO), a node
- * that could not be opened (its errno, e.g. -EACCES: it may be the FDIF),
- * no accel directory or no FDIF in it (-ENODEV); another error reading
- * the directory is its errno.
+ * The @index-th FDIF (from 0) among the accel nodes, in their number's
+ * order. Failing that, what went wrong, the most telling first: an FDIF
+ * this library cannot drive (-EPROTO), a node that could not be opened
+ * (its errno, e.g. -EACCES: it may be the FDIF), no accel directory or
+ * not that many FDIFs in it (-ENODEV); another error reading the
+ * directory is its errno.
  */
-int fdif_open(struct fdif_device **dev)
+int fdif_open_index(unsigned int index, struct fdif_device **dev)
 {
 	const char *dir_path = getenv("FDIF_ACCEL_DIR");
-	struct dirent *de;
-	DIR *dir;
-	int ret = -ENODEV, other_uapi = 0, open_err = 0;
+	struct dirent **names = NULL;
+	int ret, other_uapi = 0, open_err = 0, n, i;
+	unsigned int found = 0;
 
 	*dev = NULL;
 	if (!dir_path || !*dir_path)
 		dir_path = "/dev/accel";
-	dir = opendir(dir_path);
-	if (!dir)
+	n = scandir(dir_path, &names, node_filter, node_cmp);
+	if (n < 0)
 		return errno == ENOENT ? -ENODEV : -errno;
-	while ((de = readdir(dir))) {
+	for (i = 0; i < n; i++) {
 		char path[4096];
+		int len = snprintf(path, sizeof(path), "%s/%s", dir_path, names[i]->d_name);
 
-		if (strncmp(de->d_name, "accel", 5))
+		free(names[i]);
+		if (*dev)
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir_path, de->d_name) >=
-		    (int)sizeof(path)) {
+		if (len >= (int)sizeof(path)) {
 			open_err = open_err ? open_err : -ENAMETOOLONG;
 			continue;
 		}
 		ret = fdif_open_path(path, dev);
-		if (!ret)
-			break;
-		if (ret == -EPROTO)
+		if (!ret && found++ != index) {
+			fdif_close(*dev);	/* an FDIF before the one asked for */
+			*dev = NULL;
+		} else if (ret == -EPROTO) {
 			other_uapi = 1;
-		else if (ret != -ENODEV && !open_err)
+		} else if (ret && ret != -ENODEV && !open_err) {
 			open_err = ret;
-		ret = -ENODEV;
+		}
 	}
-	closedir(dir);
-	if (!ret)
+	free(names);
+	if (*dev)
 		return 0;
 	return other_uapi ? -EPROTO : open_err ? open_err : -ENODEV;
+}
+
+/*
+ * $FDIF_DEVICE: a number is an index for fdif_open_index(), anything else
+ * a node's path; unset or empty: the first FDIF.
+ */
+int fdif_open(struct fdif_device **dev)
+{
+	const char *env = getenv("FDIF_DEVICE");
+	char *end;
+	unsigned long index;
+
+	*dev = NULL;
+	if (!env || !*env)
+		return fdif_open_index(0, dev);
+	errno = 0;
+	index = strtoul(env, &end, 10);
+	if (*env >= '0' && *env <= '9' && !*end) {
+		if (errno || index > UINT_MAX)
+			return -ENODEV;
+		return fdif_open_index((unsigned int)index, dev);
+	}
+	return fdif_open_path(env, dev);
+}
+
+const char *fdif_device_path(const struct fdif_device *dev)
+{
+	return dev->path;
 }
 
 static void dev_get(struct fdif_device *dev)
@@ -399,6 +454,7 @@ static void dev_put(struct fdif_device *dev)
 		return;
 	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
+	free(dev->path);
 	free(dev);
 }
 

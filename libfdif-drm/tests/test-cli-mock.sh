@@ -130,6 +130,20 @@ assert (j[0]["width"], j[0]["height"]) == (6000, 4000), j
 f = j[0]["faces"][0]
 assert (f["x"], f["y"], f["size"]) == (3000, 1631.2, 1125), f'
 
+# choosing the device: --list-devices numbers the FDIFs in the directory
+# searched, --device N and $FDIF_DEVICE (a number or a path) pick one
+: > "$tmp/accel1"	# not an FDIF: not listed, not counted
+run list-devices 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --list-devices
+ok list-devices-lines grep -qx "0 $tmp/accel0" "$tmp/out"
+ok list-devices-only-fdifs [ "$(wc -l < "$tmp/out")" -eq 1 ]
+run device-index 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 0 "$tmp/good.jpg"
+ok device-index-faces grep -q ': 2 faces' "$tmp/out"
+run device-index-none 1 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 1 "$tmp/good.jpg"
+run device-env-path 0 env FDIF_DEVICE="$dev" "$cli" "$tmp/good.jpg"
+run device-env-index 0 env FDIF_ACCEL_DIR="$tmp" FDIF_DEVICE=0 "$cli" "$tmp/good.jpg"
+run device-env-facedetect 0 env FDIF_DEVICE="$dev" "$cli" --facedetect "$tmp/good.jpg"
+rm -f "$tmp/accel1"
+
 # the same photo in the facedetect mode: decoded reduced and grey as
 # well (it drew nothing), the box still in the photo's own pixels
 run facedetect-big-photo-reduced 0 env FDIF_ACCEL_DIR="$tmp" python3 -c '

@@ -416,6 +416,119 @@ static void test_open_dir(void)
 	g_unlink(file);
 }
 
+/* The fake device, or a second FDIF (dev2): both answer as one. */
+static char *dev2_path;
+
+static int is_fake_dev(int fd)
+{
+	struct stat st, a, b;
+
+	return !fstat(fd, &st) && ((!stat(dev_path, &a) && a.st_ino == st.st_ino) ||
+				   (!stat(dev2_path, &b) && b.st_ino == st.st_ino));
+}
+
+/* Which of the two devices @dev is: 1 or 2. */
+static int which_dev(struct fdif_device *dev)
+{
+	struct stat st, a;
+
+	g_assert_cmpint(fstat(fdif_device_fd(dev), &st), ==, 0);
+	g_assert_cmpint(stat(dev_path, &a), ==, 0);
+	return st.st_ino == a.st_ino ? 1 : 2;
+}
+
+/*
+ * Choosing the device: $FDIF_DEVICE for fdif_open(), an index or a path.
+ * Nodes: accel0 (a file, no FDIF), accel2 (the first FDIF) and accel10
+ * (the second: after accel2, though "accel10" < "accel2" as strings).
+ * Before, fdif_open() took whichever FDIF readdir() gave first and had
+ * no way to be told another.
+ */
+static void test_open_env(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-env", NULL);
+	g_autofree char *n0 = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *n2 = g_build_filename(dir, "accel2", NULL);
+	g_autofree char *n10 = g_build_filename(dir, "accel10", NULL);
+	struct fdif_device *dev;
+
+	fake_reset();
+	k.is_device = is_fake_dev;
+	g_assert_true(g_file_set_contents(dev2_path, "", 0, NULL));
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_true(g_file_set_contents(n0, "", 0, NULL));
+	g_assert_cmpint(symlink(dev2_path, n10), ==, 0);
+	g_assert_cmpint(symlink(dev_path, n2), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+
+	g_unsetenv("FDIF_DEVICE");
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 1);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "1", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 2);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "0", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 1);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "2", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_null(dev);
+	g_setenv("FDIF_DEVICE", n10, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 2);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", n0, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_setenv("FDIF_DEVICE", "/nonexistent/accel0", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENOENT);
+	g_unsetenv("FDIF_DEVICE");
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(n0);
+	g_unlink(n2);
+	g_unlink(n10);
+	g_rmdir(dir);
+	g_unlink(dev2_path);
+}
+
+/* Enumeration: index 0, 1, ... in node order, each saying its node. */
+static void test_open_index(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-idx", NULL);
+	g_autofree char *n0 = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *n2 = g_build_filename(dir, "accel2", NULL);
+	g_autofree char *n10 = g_build_filename(dir, "accel10", NULL);
+	struct fdif_device *dev;
+
+	fake_reset();
+	k.is_device = is_fake_dev;
+	g_assert_true(g_file_set_contents(dev2_path, "", 0, NULL));
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_true(g_file_set_contents(n0, "", 0, NULL));
+	g_assert_cmpint(symlink(dev2_path, n10), ==, 0);
+	g_assert_cmpint(symlink(dev_path, n2), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open_index(0, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n2);
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(1, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n10);
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(2, &dev), ==, -ENODEV);
+	g_assert_null(dev);
+	g_assert_cmpint(fdif_open_path(n10, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n10);
+	fdif_close(dev);
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(n0);
+	g_unlink(n2);
+	g_unlink(n10);
+	g_rmdir(dir);
+	g_unlink(dev2_path);
+}
+
 /* A "dma-buf": a frame-sized file. */
 static int make_dmabuf(const char *name)
 {
@@ -738,10 +851,13 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("libfdif-mock-XXXXXX", NULL);
 	dev_path = g_build_filename(tmpdir, "accel0", NULL);
+	dev2_path = g_build_filename(tmpdir, "dev2", NULL);
 	g_test_add_func("/libfdif/device/caps", test_caps);
 	g_test_add_func("/libfdif/device/caps-grown", test_caps_grown);
 	g_test_add_func("/libfdif/device/old-uapi", test_old_uapi);
 	g_test_add_func("/libfdif/device/open-dir", test_open_dir);
+	g_test_add_func("/libfdif/device/open-env", test_open_env);
+	g_test_add_func("/libfdif/device/open-index", test_open_index);
 	g_test_add_func("/libfdif/device/results", test_results);
 	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);
@@ -762,6 +878,7 @@ int main(int argc, char **argv)
 		(void)!system(cmd);
 	}
 	g_free(dev_path);
+	g_free(dev2_path);
 	g_free(tmpdir);
 	return ret;
 }

@@ -46,7 +46,9 @@ static void usage(FILE *out)
 		"  --threshold N       only report faces of confidence >= N (0..1000)\n"
 		"  --lhit N            the device's likelihood threshold (OMAP4: 0..9; default:\n"
 		"                      the device's recommended one, 5 on OMAP4)\n"
-		"  --device PATH       the accel device (default: the first FDIF)\n"
+		"  --device DEV        the accel device: a node's path, or N for the N-th\n"
+		"                      FDIF from 0 (default: $FDIF_DEVICE, else the first)\n"
+		"  --list-devices      print the FDIFs, one line each: N and the node\n"
 		"  --help              this text\n"
 		"  --version           the version\n"
 		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
@@ -597,6 +599,38 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* --device: a number is an index among the FDIFs, else a node's path */
+static int open_device(const char *device, struct fdif_device **dev)
+{
+	unsigned int index;
+
+	if (!device)
+		return fdif_open(dev);
+	if (!parse_uint(device, UINT_MAX, &index))
+		return fdif_open_index(index, dev);
+	return fdif_open_path(device, dev);
+}
+
+/* --list-devices: "N NODE" for each FDIF; exit 1 if there is none */
+static int list_devices(void)
+{
+	struct fdif_device *dev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; !(ret = fdif_open_index(i, &dev)); i++) {
+		printf("%u %s\n", i, fdif_device_path(dev));
+		fdif_close(dev);
+	}
+	if (!i) {
+		const char *dir = getenv("FDIF_ACCEL_DIR");
+
+		fprintf(stderr, "fdif-detect: %s: %s\n", dir && *dir ? dir : "/dev/accel",
+			fdif_strerror(ret));
+	}
+	return fflush(stdout) || !i ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -608,6 +642,7 @@ int main(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "lhit", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
+		{ "list-devices", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -671,6 +706,8 @@ int main(int argc, char **argv)
 		case 'D':
 			device = optarg;
 			break;
+		case 'L':
+			return list_devices();
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -702,14 +739,16 @@ bad:
 		return 2;
 	}
 
-	ret = device ? fdif_open_path(device, &dev) : fdif_open(&dev);
+	ret = open_device(device, &dev);
 	if (ret) {
-		/* the node, or the directory fdif_open() searched */
+		/* the node, or the directory searched */
 		const char *dir = getenv("FDIF_ACCEL_DIR");
 
+		if (!device)
+			device = getenv("FDIF_DEVICE");
 		fprintf(stderr, "fdif-detect: %s: %s\n",
-			device ? device : dir && *dir ? dir : "/dev/accel",
-			fdif_strerror(ret));
+			device && *device && strchr(device, '/') ? device :
+			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
 		return 1;
 	}
 	ret = fdif_query_caps(dev, &caps);

@@ -202,15 +202,24 @@ struct fdif_face {
 /* Devices */
 
 /**
- * fdif_open() - the first /dev/accel/accel* ($FDIF_ACCEL_DIR/accel* if set)
- * whose driver is "fdif"
- * Return: 0; if none was opened, -EPROTO if an FDIF does not answer the
- * queries this library needs, else the open()'s errno of a node that could
- * not be opened (e.g. -EACCES: it may be the FDIF), else -ENODEV (no such
- * directory, no FDIF in it); the directory's own errno (opendir()) if it
- * cannot be read.
+ * fdif_open() - the device $FDIF_DEVICE names, else the first FDIF
+ * $FDIF_DEVICE is a number (an index for fdif_open_index()) or a node's
+ * path (fdif_open_path()); unset or empty, fdif_open_index(0).
+ * Return: what fdif_open_index() or fdif_open_path() returns.
  */
 int fdif_open(struct fdif_device **dev);
+/**
+ * fdif_open_index() - the @index-th FDIF (from 0) among the nodes
+ * /dev/accel/accel<N> ($FDIF_ACCEL_DIR/accel<N> if set), in the order of N
+ * To list the devices, open 0, 1, ... until -ENODEV; fdif_device_path()
+ * says which node each is.
+ * Return: 0; if it was not opened, -EPROTO if an FDIF does not answer the
+ * queries this library needs, else the open()'s errno of a node that could
+ * not be opened (e.g. -EACCES: it may be an FDIF), else -ENODEV (no such
+ * directory, not that many FDIFs in it); the directory's own errno
+ * (scandir()) if it cannot be read.
+ */
+int fdif_open_index(unsigned int index, struct fdif_device **dev);
 /**
  * fdif_open_path() - a given device node
  * Return: 0, -ENODEV if it is not an FDIF, -EPROTO if it does not answer
@@ -227,6 +236,8 @@ int fdif_open_path(const char *path, struct fdif_device **dev);
 void fdif_close(struct fdif_device *dev);
 /** fdif_device_fd() - the DRM file descriptor, for syncobj users */
 int fdif_device_fd(const struct fdif_device *dev);
+/** fdif_device_path() - the node @dev was opened by; owned by @dev */
+const char *fdif_device_path(const struct fdif_device *dev);
 /** fdif_query_caps() - what the device answered to the queries at open */
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps);
 
