@@ -682,13 +682,14 @@ static void put(struct fdif_image *img, long x, long y, const uint8_t *rgb)
 	memcpy(p, rgb, img->channels == 3 ? 3 : 1);
 }
 
-void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
-			    double size, uint8_t r, uint8_t g, uint8_t b)
+/* A face's rectangle, @width x @height around its center; the line grows with it. */
+void fdif_image_draw_box(struct fdif_image *img, double cx, double cy,
+			 double width, double height, uint8_t r, uint8_t g, uint8_t b)
 {
 	const uint8_t rgb[3] = { r, g, b };
-	long x0 = (long)(cx - size / 2), y0 = (long)(cy - size / 2);
-	long x1 = (long)(cx + size / 2), y1 = (long)(cy + size / 2);
-	long t = 1 + (long)(size / 60), i, k;
+	long x0 = (long)(cx - width / 2), y0 = (long)(cy - height / 2);
+	long x1 = (long)(cx + width / 2), y1 = (long)(cy + height / 2);
+	long t = 1 + (long)((width < height ? width : height) / 60), i, k;
 
 	for (k = 0; k < t; k++) {
 		for (i = x0; i <= x1; i++) {
@@ -700,4 +701,10 @@ void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
 			put(img, x1 - k, i, rgb);
 		}
 	}
+}
+
+void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
+			    double size, uint8_t r, uint8_t g, uint8_t b)
+{
+	fdif_image_draw_box(img, cx, cy, size, size, r, g, b);
 }

@@ -292,8 +292,10 @@ void write_result(const struct drm_fdif_job *j, uint64_t seqno)
 		const struct fake_face *f = &k.faces[i];
 		struct drm_fdif_object o = {
 			.fields = f->fields, .object_class = DRM_FDIF_CLASS_FACE,
-			.x = f->cx - (int)(f->size / 2), .y = f->cy - (int)(f->size / 2),
-			.width = f->size, .height = f->size, .angle = f->angle,
+			.x = f->cx - (int)(f->size / 2),
+			.y = f->cy - (int)((f->height ? f->height : f->size) / 2),
+			.width = f->size, .height = f->height ? f->height : f->size,
+			.angle = f->angle,
 			.direction = f->direction, .confidence = f->confidence,
 			.raw_confidence = f->raw,
 		};

@@ -23,6 +23,7 @@ struct fake_face {
 	int cx, cy;
 	unsigned int size, angle, direction, confidence, raw;
 	uint32_t fields;
+	unsigned int height;	/* 0: size (a square) */
 };
 
 struct mock_kernel {

@@ -144,6 +144,42 @@ run device-env-index 0 env FDIF_ACCEL_DIR="$tmp" FDIF_DEVICE=0 "$cli" "$tmp/good
 run device-env-facedetect 0 env FDIF_DEVICE="$dev" "$cli" --facedetect "$tmp/good.jpg"
 rm -f "$tmp/accel1"
 
+# faces are rectangles: the text gives their width and height, --draw
+# outlines the rectangle (the fake finds one 60 wide, 30 high at 160,100
+# of the 320x240 frame: 0.25 of a 1280x960 picture)
+python3 -c '
+import sys
+w, h = 1280, 960
+sys.stdout.buffer.write(b"P5 %d %d 255\n" % (w, h) + bytes(w * h))' > "$tmp/grey.pgm"
+faces='160,100,60,900,30' run rect-text 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok rect-text-width-height grep -q 'face 1: x=640 y=400 width=240 height=120 size=240 ' "$tmp/out"
+faces='160,100,60,900,30' run rect-draw 0 "$cli" --device "$dev" --draw "$tmp/rect.png" "$tmp/grey.pgm"
+ok rect-draw-box python3 -c '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+idat, i = b"", 8
+while i < len(d):
+	n, t = struct.unpack(">I4s", d[i:i + 8])
+	idat += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
+	i += 12 + n
+raw, bpp = zlib.decompress(idat), 3
+stride, prev, rows = w * bpp, bytearray(w * bpp), []
+for y in range(h):
+	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+	for x in range(stride):
+		a = line[x - bpp] if x >= bpp else 0
+		b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+		p = a + b - c
+		pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+		line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+	rows.append(line)
+	prev = line
+red = lambda x, y: rows[y][3 * x] == 255 and rows[y][3 * x + 1] == 32
+# the box: 520..760 x 340..460; not the 240x240 square around it
+assert red(640, 340) and red(640, 460) and red(520, 400) and red(760, 400)
+assert not red(640, 280) and not red(640, 520)' "$tmp/rect.png"
+
 # the same photo in the facedetect mode: decoded reduced and grey as
 # well (it drew nothing), the box still in the photo's own pixels
 run facedetect-big-photo-reduced 0 env FDIF_ACCEL_DIR="$tmp" python3 -c '

@@ -47,9 +47,9 @@ static void fake_reset(void)
 	memset(&k, 0, sizeof(k));
 	k.fd = open(dev_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	g_assert_cmpint(k.fd, >=, 0);
-	k.faces[0] = (struct fake_face){ 101, 80, 25, 10, 0, 900, 1, 0x1f };
+	k.faces[0] = (struct fake_face){ 101, 80, 25, 10, 0, 900, 1, 0x1f, 0 };
 	k.faces[1] = (struct fake_face){ 250, 60, 40, 350, 0, 300, 6,
-					 DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE };
+					 DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE, 0 };
 	k.nfaces = 2;
 }
 
@@ -702,6 +702,7 @@ static void test_detect_image_v2(void)
 
 	fake_reset();
 	k.v2 = 1;
+	k.faces[0].height = 31;		/* a face as a rectangle */
 	dev = open_fake();
 	img.pixels = g_malloc0(640 * 480);
 	fdif_params_init(&p);
@@ -714,7 +715,10 @@ static void test_detect_image_v2(void)
 	g_assert_cmpuint(k.jobs[0].picture.width, ==, 640);
 	g_assert_cmpuint(n, ==, 2);
 	g_assert_cmpfloat(f[0].x, ==, 101);
+	g_assert_cmpfloat(f[0].y, ==, 80);
 	g_assert_cmpfloat(f[0].width, ==, 25);
+	g_assert_cmpfloat(f[0].height, ==, 31);
+	g_assert_cmpfloat(f[0].size, ==, 31);
 	g_free(img.pixels);
 	fdif_close(dev);
 }

@@ -720,6 +720,25 @@ static void test_draw(void)
 	g_free(img.pixels);
 }
 
+/* A face is a rectangle: its box is drawn @width wide and @height high. */
+static void test_draw_box(void)
+{
+	struct fdif_image img;
+
+	make_image(&img, 60, 60, 3);
+	memset(img.pixels, 0, img.stride * 60);
+	fdif_image_draw_box(&img, 30, 30, 40, 20, 255, 0, 0);	/* 10..50 x 20..40 */
+	g_assert_cmpuint(img.pixels[20 * img.stride + 10 * 3], ==, 255);
+	g_assert_cmpuint(img.pixels[40 * img.stride + 50 * 3], ==, 255);
+	g_assert_cmpuint(img.pixels[30 * img.stride + 10 * 3], ==, 255);
+	/* not the 40x40 square around it */
+	g_assert_cmpuint(img.pixels[10 * img.stride + 30 * 3], ==, 0);
+	g_assert_cmpuint(img.pixels[50 * img.stride + 30 * 3], ==, 0);
+	g_assert_cmpuint(img.pixels[30 * img.stride + 30 * 3], ==, 0);
+	fdif_image_draw_box(&img, 59, 0, 300, 100, 0, 255, 0);	/* clipped */
+	g_free(img.pixels);
+}
+
 /* --- decompression bombs ------------------------------------------- */
 
 #define BOMB_HEADROOM	(256L << 20)	/* address space a load may add */
@@ -1063,6 +1082,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/load-mem", test_load_mem);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
+	g_test_add_func("/libfdif/image/draw-box", test_draw_box);
 	g_test_add_func("/libfdif/image/cloexec", test_cloexec);
 	g_test_add_func("/libfdif/image/bombs", test_bombs);
 	g_test_add_func("/libfdif/fit/area", test_fit_area);

@@ -206,9 +206,11 @@ static void print_faces(const char *path, const struct fdif_image *img,
 		printf("%s: %u face%s (%ux%u)\n", path, n, n == 1 ? "" : "s",
 		       img->width, img->height);
 		for (i = 0; i < n; i++)
-			printf("  face %u: x=%.0f y=%.0f size=%.0f confidence=%u angle=%u direction=%s\n",
-			       i + 1, f[i].x, f[i].y, f[i].size, f[i].confidence,
-			       f[i].angle, dir_names[f[i].direction]);
+			printf("  face %u: x=%.0f y=%.0f width=%.0f height=%.0f size=%.0f"
+			       " confidence=%u angle=%u direction=%s\n",
+			       i + 1, f[i].x, f[i].y, f[i].width, f[i].height, f[i].size,
+			       f[i].confidence, f[i].angle,
+			       f[i].direction <= FDIF_DIR_LEFT ? dir_names[f[i].direction] : "?");
 		return;
 	}
 	o = json_object_new_object();
@@ -227,7 +229,8 @@ static void print_faces(const char *path, const struct fdif_image *img,
 				       json_object_new_int64(f[i].raw_confidence));
 		json_object_object_add(face, "angle", json_object_new_int64(f[i].angle));
 		json_object_object_add(face, "direction",
-				       json_object_new_string(dir_names[f[i].direction]));
+				       json_object_new_string(f[i].direction <= FDIF_DIR_LEFT ?
+							      dir_names[f[i].direction] : "?"));
 		json_object_object_add(face, "width", json_1f(f[i].width));
 		json_object_object_add(face, "height", json_1f(f[i].height));
 		if (f[i].object_class < sizeof(class_names) / sizeof(class_names[0]))
@@ -569,8 +572,8 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		for (i = 0; !ret && i < n; i++) {
 			int hi = (best || biggest) && i == pick;
 
-			fdif_image_draw_square(&rgb, faces[i].x, faces[i].y, faces[i].width,
-					       255, 255, hi ? 0 : 255);
+			fdif_image_draw_box(&rgb, faces[i].x, faces[i].y, faces[i].width,
+					    faces[i].height, 255, 255, hi ? 0 : 255);
 		}
 		if (!ret)
 			ret = fd_save(output, &rgb);
@@ -829,8 +832,8 @@ bad:
 
 			ret = fdif_image_to_rgb(&img, &rgb);
 			for (k = 0; !ret && k < n; k++)
-				fdif_image_draw_square(&rgb, faces[k].x, faces[k].y,
-						       faces[k].size, 255, 32, 32);
+				fdif_image_draw_box(&rgb, faces[k].x, faces[k].y,
+						    faces[k].width, faces[k].height, 255, 32, 32);
 			if (!ret)
 				ret = fdif_image_save_png(draw, &rgb);
 			if (ret) {
