@@ -146,13 +146,13 @@ rm -f "$tmp/accel1"
 
 # faces are rectangles: the text gives their width and height, --draw
 # outlines the rectangle (the fake finds one 60 wide, 30 high at 160,100
-# of the 320x240 frame: 0.25 of a 1280x960 picture)
+# of the 320x240 frame: half of a 640x480 picture)
 python3 -c '
 import sys
-w, h = 1280, 960
+w, h = 640, 480
 sys.stdout.buffer.write(b"P5 %d %d 255\n" % (w, h) + bytes(w * h))' > "$tmp/grey.pgm"
 faces='160,100,60,900,30' run rect-text 0 "$cli" --device "$dev" "$tmp/grey.pgm"
-ok rect-text-width-height grep -q 'face 1: x=640 y=400 width=240 height=120 size=240 ' "$tmp/out"
+ok rect-text-width-height grep -q 'face 1: x=320 y=200 width=120 height=60 size=120 ' "$tmp/out"
 faces='160,100,60,900,30' run rect-draw 0 "$cli" --device "$dev" --draw "$tmp/rect.png" "$tmp/grey.pgm"
 ok rect-draw-box python3 -c '
 import struct, sys, zlib
@@ -176,9 +176,9 @@ for y in range(h):
 	rows.append(line)
 	prev = line
 red = lambda x, y: rows[y][3 * x] == 255 and rows[y][3 * x + 1] == 32
-# the box: 520..760 x 340..460; not the 240x240 square around it
-assert red(640, 340) and red(640, 460) and red(520, 400) and red(760, 400)
-assert not red(640, 280) and not red(640, 520)' "$tmp/rect.png"
+# the box: 260..380 x 170..230; not the 120x120 square around it
+assert red(320, 170) and red(320, 230) and red(260, 200) and red(380, 200)
+assert not red(320, 140) and not red(320, 260)' "$tmp/rect.png"
 
 # the same photo in the facedetect mode: decoded reduced and grey as
 # well (it drew nothing), the box still in the photo's own pixels
