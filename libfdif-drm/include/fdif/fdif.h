@@ -11,14 +11,20 @@
  *
  *	struct fdif_device *dev;
  *	struct fdif_image img;
- *	struct fdif_face faces[FDIF_MAX_RESULTS];
+ *	struct fdif_caps caps;
  *	struct fdif_params p;
  *	unsigned int n;
  *
- *	fdif_open(&dev);
+ *	fdif_open(&dev);			($FDIF_DEVICE, else the first FDIF)
+ *	fdif_query_caps(dev, &caps);
+ *	faces = calloc(caps.max_objects, sizeof(*faces));
  *	fdif_image_load("photo.jpg", &img);	(libfdif-image, <fdif/image.h>)
  *	fdif_params_init(&p);
- *	fdif_detect_image(dev, &img, &p, faces, FDIF_MAX_RESULTS, &n);
+ *	fdif_detect_image(dev, &img, &p, faces, caps.max_objects, &n);
+ *
+ * Any picture the device takes (its formats, several directions, classes,
+ * input fences, several pictures in one batch) goes through
+ * fdif_submit_requests().
  *
  * For pipelining, fdif_submit() queues a job and returns at once; several
  * jobs may be in flight, each with its own fence (fdif_job_fence_fd(),
