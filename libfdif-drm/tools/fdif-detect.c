@@ -776,8 +776,9 @@ bad:
 		fdif_close(dev);
 		return 2;
 	}
-	/* a full scan: one job's faces a direction, at most */
-	max = 3 * caps.max_objects;
+	/* a full scan: at most one job's faces for each direction the device scans */
+	for (k = 0, max = 0; k <= FDIF_DIR_LEFT; k++)
+		max += caps.directions & (1u << k) ? caps.max_objects : 0;
 	faces = calloc(max ? max : 1, sizeof(*faces));
 	if (!faces) {
 		fprintf(stderr, "fdif-detect: %s\n", fdif_strerror(-ENOMEM));

@@ -114,7 +114,8 @@ struct fdif_job;
  * @work_size: bytes of work area a job needs (0: none)
  * @align: the larger of @offset_align and @work_align
  * @max_lhit: largest likelihood threshold (fdif_params.lhit)
- * @min_sizes: widths of the supported minimum face sizes in frame pixels,
+ * @min_sizes: widths of the supported minimum face sizes in pixels of the
+ *	picture the device looks at,
  *	smallest first (OMAP4: 20, 25, 32, 40); at most FDIF_MAX_MIN_SIZES
  * @num_min_sizes: entries in @min_sizes and @min_heights
  * @generation: the hardware generation (1: OMAP4)
@@ -201,7 +202,7 @@ struct fdif_params {
 /**
  * struct fdif_face - one face
  * @x: center column: the box's left edge plus half its width (rounded
- *	down in frame pixels, which is the OMAP4's own center)
+ *	down in the submitted picture's pixels, the OMAP4's own center)
  * @y: center row, likewise
  * @size: side of the face square: the larger of @width and @height
  * @angle: in-plane rotation in degrees, clockwise, 0 = upright
@@ -531,8 +532,8 @@ uint32_t fdif_job_syncobj(const struct fdif_job *job);
  */
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns);
 /**
- * fdif_job_result() - the faces of a finished job, in frame pixels, most
- * confident first; at most @max of them
+ * fdif_job_result() - the faces of a finished job, in its picture's
+ * pixels, most confident first; at most @max of them
  * Return: the number of faces, the job's error (-EIO, -ETIMEDOUT,
  * -ECANCELED, -ENODEV), -EBUSY if the job is not done yet, or -EPROTO for
  * a result this library cannot read.
