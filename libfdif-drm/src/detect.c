@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * fdif_detect_image(): from a decoded picture of any size to faces in its
- * own coordinates, through one frame BO and up to three jobs in flight.
+ * own coordinates, through one frame BO and a job per max_job_directions
+ * directions in flight, all requested through fdif_submit_requests().
  * The frame's size and the ROI's limits are the device's (fdif_caps).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <drm_fourcc.h>
 
 #include "fdif/fdif.h"
 #include "fdif-private.h"
@@ -41,33 +44,56 @@ static int frame_roi(const struct fdif_caps *c, const struct fdif_frame_map *map
 	return 0;
 }
 
-/* Queue @n jobs on @frame, in batches of at most max_jobs. */
-static int submit_all(struct fdif_device *dev, const struct fdif_caps *c,
-		      struct fdif_bo *frame, const struct fdif_params *fp,
-		      unsigned int n, struct fdif_job **jobs)
-{
-	unsigned int i, k;
-	int ret = 0;
+#define MAX_JOBS	32	/* a job a direction at most: 32 bits */
 
-	for (i = 0; i < n && !ret; i += k) {
-		k = n - i < c->max_jobs ? n - i : c->max_jobs;
-		ret = fdif_submit_batch(dev, frame, 0, fp + i, k, jobs + i);
+/*
+ * Queue the scans of @directions on @req's picture: one request if its
+ * jobs fit one submission, else as many as needed, max_jobs jobs each.
+ */
+static int submit_all(struct fdif_device *dev, struct fdif_request *req,
+		      uint32_t directions, struct fdif_job **jobs, unsigned int *njobs)
+{
+	struct fdif_limits l = { .size = sizeof(l) };
+	uint64_t per;
+	unsigned int got;
+	int ret;
+
+	*njobs = 0;
+	ret = fdif_query_limits(dev, &l);
+	if (ret)
+		return ret;
+	per = (uint64_t)(l.max_jobs ? l.max_jobs : 1) * (l.max_job_directions ? l.max_job_directions : 1);
+	while (directions) {
+		uint32_t take = 0;
+		uint64_t k;
+
+		for (k = 0; k < per && directions; k++) {
+			take |= directions & -directions;
+			directions &= directions - 1;
+		}
+		req->directions = take;
+		ret = fdif_submit_requests(dev, req, 1, jobs + *njobs, MAX_JOBS - *njobs, &got);
+		if (ret)
+			return ret;
+		*njobs += got;
 	}
-	return ret;
+	return 0;
 }
 
 int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 		      const struct fdif_params *p, struct fdif_face *faces,
 		      unsigned int max, unsigned int *count)
 {
-	struct fdif_job *jobs[3] = { NULL };
-	struct fdif_params fp[3];
+	struct fdif_job *jobs[MAX_JOBS] = { NULL };
+	struct fdif_params fp;
+	struct fdif_request req;
 	struct fdif_image gray = { 0 };
 	struct fdif_face *found = NULL;
 	struct fdif_frame_map map;
 	struct fdif_caps c;
 	struct fdif_bo *frame = NULL;
-	unsigned int ndirs = 0, i, n = 0;
+	unsigned int njobs = 0, i, n = 0;
+	uint32_t directions;
 	void *pixels;
 	int ret;
 
@@ -77,6 +103,12 @@ int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 	ret = fdif_query_caps(dev, &c);
 	if (ret)
 		return ret;
+	if (!(c.formats & 1))
+		return -ENOTSUP;	/* no grey frame to fit the picture into */
+	/* a full scan: every direction the device scans faces in, in the fewest jobs */
+	directions = p->direction == FDIF_DIR_ALL ? c.directions : 1u << p->direction;
+	if (!directions)
+		return -EINVAL;
 	ret = img->channels == 1 ? 0 : fdif_image_to_gray(img, &gray);
 	if (ret)
 		return ret;
@@ -87,23 +119,26 @@ int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 		ret = fdif_image_fit_frame(img->channels == 1 ? img : &gray, pixels,
 					   c.frame_width, c.frame_height, c.frame_stride, &map);
 	if (!ret)
-		ret = frame_roi(&c, &map, p, &fp[0]);
+		ret = frame_roi(&c, &map, p, &fp);
 	if (ret)
 		goto out;
 
-	/* a full scan queues every direction the device scans at once: they pipeline */
-	for (i = FDIF_DIR_UP; i <= FDIF_DIR_LEFT; i++) {
-		if (p->direction == FDIF_DIR_ALL ? !(c.directions & (1u << i)) :
-		    p->direction != i)
-			continue;
-		fp[ndirs] = fp[0];
-		fp[ndirs++].direction = i;
-	}
-	found = ndirs ? calloc((size_t)ndirs * c.max_objects + 1, sizeof(*found)) : NULL;
-	ret = !ndirs ? -EINVAL : !found ? -ENOMEM : 0;
-	if (!ret)
-		ret = submit_all(dev, &c, frame, fp, ndirs, jobs);
-	for (i = 0; i < ndirs && !ret; i++) {
+	fdif_request_init(&req, sizeof(req));
+	req.picture.fourcc = DRM_FORMAT_R8;
+	req.picture.width = c.frame_width;
+	req.picture.height = c.frame_height;
+	req.picture.planes[0] = (struct fdif_plane){ frame, 0, c.frame_stride };
+	req.min_size = fp.min_size;
+	req.lhit = fp.lhit;
+	req.roi_x = fp.roi_x;
+	req.roi_y = fp.roi_y;
+	req.roi_width = fp.roi_width;
+	req.roi_height = fp.roi_height;
+	ret = submit_all(dev, &req, directions, jobs, &njobs);
+	found = ret ? NULL : calloc((size_t)njobs * c.max_objects + 1, sizeof(*found));
+	if (!ret && !found)
+		ret = -ENOMEM;
+	for (i = 0; i < njobs && !ret; i++) {
 		int got;
 
 		ret = fdif_job_wait(jobs[i], WAIT_NS);
@@ -115,15 +150,15 @@ int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 	}
 	if (ret)
 		goto out;
-	if (ndirs > 1)
-		n = fdif_merge_faces(found, n);
+	if (directions & (directions - 1))
+		n = fdif_merge_faces(found, n);	/* the scans found some twice */
 	for (i = 0; i < n && i < max; i++) {
 		faces[i] = found[i];
 		fdif_map_face(&map, &faces[i]);
 	}
 	*count = i;
 out:
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < MAX_JOBS; i++) {
 		if (jobs[i])
 			fdif_job_wait(jobs[i], WAIT_NS);	/* before the frame goes */
 		fdif_job_free(jobs[i]);

@@ -3,8 +3,10 @@
  * Devices, buffer objects and jobs over libdrm and the fdif uAPI.
  *
  * What the device takes is asked once, at open, with DRM_IOCTL_FDIF_QUERY
- * and kept in the device's struct fdif_caps: jobs are built from it, and
- * results are read by the sizes the kernel reports, so that a kernel whose
+ * and kept in the device (struct fdif_caps, every format's limits, each
+ * class's directions, the job limits): requests are checked against it
+ * and jobs built from it, nothing assumed of a generation, and results
+ * are read by the sizes the kernel reports, so that a kernel whose
  * answers or results have grown at the end keeps working.
  *
  * Threads: every call may come from any thread, on one device at once.
@@ -31,6 +33,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -63,15 +66,22 @@ struct fdif_job {
 	uint32_t syncobj;
 	int fence_fd;
 	uint64_t seqno;		/* 0 until submitted */
-	unsigned int direction;	/* the scan it does */
+	uint32_t directions;	/* the scans it does, a mask */
 };
 
 /* Work and result BOs are recycled: a job needs a pair, most apps loop. */
 #define POOL_MAX 8
 
+#define MAX_CLASSES 32
+
 struct fdif_device {
 	int fd;
+	char *path;			/* the node it was opened by */
 	struct fdif_caps caps;		/* written at open, read-only after */
+	struct drm_fdif_format_info *formats;	/* every format, as answered */
+	uint32_t num_formats;
+	uint32_t class_dirs[MAX_CLASSES];	/* directions each class scans */
+	uint32_t max_job_directions, max_job_classes, max_syncs;
 	atomic_uint refs;		/* the app's, one a BO, one a job */
 	pthread_mutex_t lock;		/* the pool, closed, the BO table,
 					 * every BO's map and refs */
@@ -189,11 +199,15 @@ static uint32_t round_up(uint32_t v, uint32_t align)
 	return align > 1 ? round_down(v + align - 1, align) : v;
 }
 
-/* The frame the library submits: the largest 8-bit grey picture. */
-static int caps_formats(int fd, struct fdif_caps *c)
+/*
+ * Every format the device takes (dev->formats); the frame fdif_submit()
+ * and fdif_detect_image() use is the largest 8-bit grey picture, if any.
+ */
+static int caps_formats(int fd, struct fdif_device *dev)
 {
+	struct fdif_caps *c = &dev->caps;
 	struct drm_fdif_query_list *l;
-	struct drm_fdif_format_info f, grey = { 0 };
+	struct drm_fdif_format_info *f, grey = { 0 };
 	uint32_t i;
 	int ret;
 
@@ -201,17 +215,25 @@ static int caps_formats(int fd, struct fdif_caps *c)
 			 V1_END(struct drm_fdif_format_info, stride_align), &l);
 	if (ret)
 		return ret;
+	dev->formats = calloc(l->count ? l->count : 1, sizeof(*dev->formats));
+	if (!dev->formats) {
+		free(l);
+		return -ENOMEM;
+	}
 	for (i = 0; i < l->count; i++) {
-		list_entry(l, i, &f, sizeof(f));
+		f = &dev->formats[dev->num_formats];
+		list_entry(l, i, f, sizeof(*f));
+		if (!f->num_planes || f->num_planes > DRM_FDIF_MAX_PLANES)
+			continue;	/* not one this library can describe */
+		dev->num_formats++;
 		if (c->num_formats < FDIF_MAX_FORMATS)
-			c->fourccs[c->num_formats++] = f.fourcc;
-		if (f.fourcc == DRM_FORMAT_R8 && f.num_planes == 1 && !grey.fourcc)
-			grey = f;
+			c->fourccs[c->num_formats++] = f->fourcc;
+		if (f->fourcc == DRM_FORMAT_R8 && f->num_planes == 1 && !grey.fourcc)
+			grey = *f;
 	}
 	free(l);
 	if (!grey.fourcc)
-		return -EPROTO;
-	c->formats = 1u << 0;
+		return 0;	/* no grey frame: requests on its own formats only */
 	c->max_width = grey.max_width;
 	c->max_height = grey.max_height;
 	c->frame_width = round_down(grey.max_width, grey.width_align);
@@ -220,8 +242,11 @@ static int caps_formats(int fd, struct fdif_caps *c)
 			  round_up(c->frame_width, grey.stride_align);
 	c->offset_align = grey.offset_align ? grey.offset_align : 1;
 	if (!c->frame_width || !c->frame_height || c->frame_width < grey.min_width ||
-	    c->frame_height < grey.min_height || c->frame_stride < c->frame_width)
-		return -EPROTO;
+	    c->frame_height < grey.min_height || c->frame_stride < c->frame_width) {
+		c->frame_width = c->frame_height = c->frame_stride = 0;
+		return 0;	/* no grey frame after all */
+	}
+	c->formats = 1u << 0;
 	return 0;
 }
 
@@ -245,12 +270,13 @@ static int caps_min_sizes(int fd, struct fdif_caps *c)
 	return c->num_min_sizes ? 0 : -EPROTO;
 }
 
-/* The directions faces can be scanned in. */
-static int caps_classes(int fd, struct fdif_caps *c)
+/* The directions each class can be scanned in; fdif_caps': the faces'. */
+static int caps_classes(int fd, struct fdif_device *dev)
 {
+	struct fdif_caps *c = &dev->caps;
 	struct drm_fdif_query_list *l;
 	struct drm_fdif_class_info k;
-	uint32_t i, dirs = 0;
+	uint32_t i;
 	int ret;
 
 	ret = query_list(fd, DRM_FDIF_QUERY_CLASSES,
@@ -259,16 +285,21 @@ static int caps_classes(int fd, struct fdif_caps *c)
 		return ret;
 	for (i = 0; i < l->count; i++) {
 		list_entry(l, i, &k, sizeof(k));
-		if (k.object_class == DRM_FDIF_CLASS_FACE)
-			dirs = k.directions;
+		if (k.object_class < MAX_CLASSES)
+			dev->class_dirs[k.object_class] = k.directions & c->directions;
 	}
 	free(l);
-	c->directions &= dirs & 0x7;
+	/* a class without an entry (no direction to scan it in) is not asked for */
+	for (i = 0; i < MAX_CLASSES; i++)
+		if (!dev->class_dirs[i])
+			c->object_classes &= ~(1u << i);
+	c->directions = dev->class_dirs[DRM_FDIF_CLASS_FACE] & 0x7;
 	return 0;
 }
 
-static int load_caps(int fd, struct fdif_caps *c)
+static int load_caps(int fd, struct fdif_device *dev)
 {
+	struct fdif_caps *c = &dev->caps;
 	struct drm_fdif_device_info d;
 	struct drm_fdif_result_layout r;
 	int ret;
@@ -304,12 +335,15 @@ static int load_caps(int fd, struct fdif_caps *c)
 	c->max_objects = r.capacity;
 	c->result_size = r.size;
 	c->object_fields = r.object_fields;
+	dev->max_job_directions = d.max_job_directions ? d.max_job_directions : 1;
+	dev->max_job_classes = d.max_job_classes ? d.max_job_classes : 1;
+	dev->max_syncs = d.max_syncs;
 
-	ret = caps_formats(fd, c);
+	ret = caps_formats(fd, dev);
 	if (!ret)
 		ret = caps_min_sizes(fd, c);
 	if (!ret)
-		ret = caps_classes(fd, c);
+		ret = caps_classes(fd, dev);
 	c->align = c->offset_align > c->work_align ? c->offset_align : c->work_align;
 	return ret;
 }
@@ -328,10 +362,16 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 	if (!ret && !d)
 		ret = -ENOMEM;
 	if (!ret)
-		ret = load_caps(fd, &d->caps);
+		ret = load_caps(fd, d);
+	if (!ret && !(d->path = strdup(path)))
+		ret = -ENOMEM;
 	if (!ret)
 		ret = -pthread_mutex_init(&d->lock, NULL);
 	if (ret) {
+		if (d) {
+			free(d->path);
+			free(d->formats);
+		}
 		free(d);
 		close(fd);
 		return ret;
@@ -342,49 +382,98 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 	return 0;
 }
 
+/* accel<N> nodes by N (accel2 before accel10), then by name */
+static unsigned long node_number(const char *name)
+{
+	return strtoul(name + 5, NULL, 10);
+}
+
+static int node_filter(const struct dirent *de)
+{
+	return !strncmp(de->d_name, "accel", 5);
+}
+
+static int node_cmp(const struct dirent **a, const struct dirent **b)
+{
+	unsigned long na = node_number((*a)->d_name), nb = node_number((*b)->d_name);
+
+	return na != nb ? (na < nb ? -1 : 1) : strcmp((*a)->d_name, (*b)->d_name);
+}
+
 /*
- * The first FDIF among the accel nodes. Failing that, what went wrong, the
- * most telling first: an FDIF this library cannot drive (-EPROTO), a node
- * that could not be opened (its errno, e.g. -EACCES: it may be the FDIF),
- * no accel directory or no FDIF in it (-ENODEV); another error reading
- * the directory is its errno.
+ * The @index-th FDIF (from 0) among the accel nodes, in their number's
+ * order. Failing that, what went wrong, the most telling first: an FDIF
+ * this library cannot drive (-EPROTO), a node that could not be opened
+ * (its errno, e.g. -EACCES: it may be the FDIF), no accel directory or
+ * not that many FDIFs in it (-ENODEV); another error reading the
+ * directory is its errno.
  */
-int fdif_open(struct fdif_device **dev)
+int fdif_open_index(unsigned int index, struct fdif_device **dev)
 {
 	const char *dir_path = getenv("FDIF_ACCEL_DIR");
-	struct dirent *de;
-	DIR *dir;
-	int ret = -ENODEV, other_uapi = 0, open_err = 0;
+	struct dirent **names = NULL;
+	int ret, other_uapi = 0, open_err = 0, n, i;
+	unsigned int found = 0;
 
 	*dev = NULL;
 	if (!dir_path || !*dir_path)
 		dir_path = "/dev/accel";
-	dir = opendir(dir_path);
-	if (!dir)
+	n = scandir(dir_path, &names, node_filter, node_cmp);
+	if (n < 0)
 		return errno == ENOENT ? -ENODEV : -errno;
-	while ((de = readdir(dir))) {
+	for (i = 0; i < n; i++) {
 		char path[4096];
+		int len = snprintf(path, sizeof(path), "%s/%s", dir_path, names[i]->d_name);
 
-		if (strncmp(de->d_name, "accel", 5))
+		free(names[i]);
+		if (*dev)
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir_path, de->d_name) >=
-		    (int)sizeof(path)) {
+		if (len >= (int)sizeof(path)) {
 			open_err = open_err ? open_err : -ENAMETOOLONG;
 			continue;
 		}
 		ret = fdif_open_path(path, dev);
-		if (!ret)
-			break;
-		if (ret == -EPROTO)
+		if (!ret && found++ != index) {
+			fdif_close(*dev);	/* an FDIF before the one asked for */
+			*dev = NULL;
+		} else if (ret == -EPROTO) {
 			other_uapi = 1;
-		else if (ret != -ENODEV && !open_err)
+		} else if (ret && ret != -ENODEV && !open_err) {
 			open_err = ret;
-		ret = -ENODEV;
+		}
 	}
-	closedir(dir);
-	if (!ret)
+	free(names);
+	if (*dev)
 		return 0;
 	return other_uapi ? -EPROTO : open_err ? open_err : -ENODEV;
+}
+
+/*
+ * $FDIF_DEVICE: a number is an index for fdif_open_index(), anything else
+ * a node's path; unset or empty: the first FDIF.
+ */
+int fdif_open(struct fdif_device **dev)
+{
+	const char *env = getenv("FDIF_DEVICE");
+	char *end;
+	unsigned long index;
+
+	*dev = NULL;
+	if (!env || !*env)
+		return fdif_open_index(0, dev);
+	errno = 0;
+	index = strtoul(env, &end, 10);
+	if (*env >= '0' && *env <= '9' && !*end) {
+		if (errno || index > UINT_MAX)
+			return -ENODEV;
+		return fdif_open_index((unsigned int)index, dev);
+	}
+	return fdif_open_path(env, dev);
+}
+
+const char *fdif_device_path(const struct fdif_device *dev)
+{
+	return dev->path;
 }
 
 static void dev_get(struct fdif_device *dev)
@@ -399,6 +488,8 @@ static void dev_put(struct fdif_device *dev)
 		return;
 	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
+	free(dev->path);
+	free(dev->formats);
 	free(dev);
 }
 
@@ -656,99 +747,521 @@ static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 	return 0;
 }
 
-/* The uAPI job for @p on the frame at @offset in @picture. */
-static int job_fill(const struct fdif_device *dev, const struct fdif_bo *picture,
-		    uint32_t offset, const struct fdif_params *p,
-		    const struct fdif_job *job, struct drm_fdif_sync *out,
-		    struct drm_fdif_job *j)
+/* --- requests ---------------------------------------------------------- */
+
+_Static_assert(FDIF_MAX_PLANES == DRM_FDIF_MAX_PLANES, "fdif.h's planes are the uAPI's");
+
+/* The end of struct fdif_request's first version (LIBFDIF_DRM_2.1). */
+#define REQUEST_V1_SIZE V1_END(struct fdif_request, num_in_fence_fds)
+
+int fdif_query_format(struct fdif_device *dev, unsigned int index,
+		      struct fdif_format *fmt)
 {
-	const struct fdif_caps *c = &dev->caps;
-	unsigned int k = 0;
+	const struct drm_fdif_format_info *f;
+	struct fdif_format out;
+	uint32_t size = fmt->size;
 
-	if (p->direction > FDIF_DIR_LEFT)
+	if (size < V1_END(struct fdif_format, stride_align))
 		return -EINVAL;
-	if (p->min_size)
-		for (k = 0; k < c->num_min_sizes && c->min_sizes[k] != p->min_size; k++)
-			;
-	if (k == c->num_min_sizes)
-		return -EINVAL;
-
-	memset(j, 0, sizeof(*j));
-	j->picture.fourcc = DRM_FORMAT_R8;
-	j->picture.width = c->frame_width;
-	j->picture.height = c->frame_height;
-	j->picture.planes[0].handle = picture->handle;
-	j->picture.planes[0].offset = offset;
-	j->picture.planes[0].stride = c->frame_stride;
-	j->work_handle = job->work ? job->work->handle : 0;
-	j->result_handle = job->result->handle;
-	j->result_size = c->result_size;
-	j->classes = 1u << DRM_FDIF_CLASS_FACE;
-	j->directions = 1u << p->direction;
-	j->min_width = c->min_sizes[k];
-	j->min_height = c->min_heights[k];
-	j->threshold = p->lhit == FDIF_LHIT_DEFAULT ? c->default_lhit : p->lhit;
-	j->roi.x = p->roi_x;
-	j->roi.y = p->roi_y;
-	j->roi.width = p->roi_width;
-	j->roi.height = p->roi_height;
-	j->flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	*out = (struct drm_fdif_sync){ .handle = job->syncobj };
-	j->out_sync_count = 1;
-	j->out_syncs = (uintptr_t)out;
+	if (index >= dev->num_formats)
+		return -ENOENT;
+	f = &dev->formats[index];
+	out = (struct fdif_format){
+		.size = size < sizeof(out) ? size : sizeof(out),
+		.fourcc = f->fourcc, .num_planes = f->num_planes,
+		.flags = f->flags & DRM_FDIF_FORMAT_PACKED_ROWS ? FDIF_FORMAT_PACKED_ROWS : 0,
+		.min_width = f->min_width, .max_width = f->max_width,
+		.width_align = f->width_align ? f->width_align : 1,
+		.min_height = f->min_height, .max_height = f->max_height,
+		.height_align = f->height_align ? f->height_align : 1,
+		.offset_align = f->offset_align ? f->offset_align : 1,
+		.stride_align = f->stride_align ? f->stride_align : 1,
+	};
+	memset(fmt, 0, size);
+	memcpy(fmt, &out, MIN(size, sizeof(out)));
+	fmt->size = size;
 	return 0;
 }
 
+int fdif_query_limits(struct fdif_device *dev, struct fdif_limits *limits)
+{
+	struct fdif_limits out = {
+		.max_jobs = dev->caps.max_jobs,
+		.max_job_directions = dev->max_job_directions,
+		.max_job_classes = dev->max_job_classes,
+		.max_syncs = dev->max_syncs,
+		.num_formats = dev->num_formats,
+		.classes = dev->caps.object_classes,
+		.directions = dev->caps.directions,
+	};
+	uint32_t size = limits->size;
+
+	if (size < V1_END(struct fdif_limits, directions))
+		return -EINVAL;
+	memset(limits, 0, size);
+	memcpy(limits, &out, MIN(size, sizeof(out)));
+	limits->size = size;
+	return 0;
+}
+
+void fdif_request_init(struct fdif_request *req, size_t size)
+{
+	memset(req, 0, size);
+	req->size = (uint32_t)size;
+	if (size < REQUEST_V1_SIZE)
+		return;		/* too short to be submitted: fdif_submit_requests() says so */
+	req->classes = 1u << FDIF_CLASS_FACE;
+	req->directions = 1u << FDIF_DIR_UP;
+	req->lhit = FDIF_LHIT_DEFAULT;
+}
+
+/*
+ * The planes of the pixel formats the library knows: bytes a pixel
+ * (a sample group) and the subsampling of each. A format the device
+ * reports and this table lacks is checked for alignment only, and its
+ * strides must be given.
+ */
+struct plane_layout {
+	uint32_t fourcc;
+	uint8_t planes;
+	uint8_t cpp[DRM_FDIF_MAX_PLANES];
+	uint8_t hsub, vsub;	/* of the planes after the first */
+};
+
+static const struct plane_layout layouts[] = {
+	{ DRM_FORMAT_R8, 1, { 1 }, 1, 1 },
+	{ DRM_FORMAT_R16, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_NV12, 2, { 1, 2 }, 2, 2 },
+	{ DRM_FORMAT_NV21, 2, { 1, 2 }, 2, 2 },
+	{ DRM_FORMAT_NV16, 2, { 1, 2 }, 2, 1 },
+	{ DRM_FORMAT_NV61, 2, { 1, 2 }, 2, 1 },
+	{ DRM_FORMAT_YUV420, 3, { 1, 1, 1 }, 2, 2 },
+	{ DRM_FORMAT_YVU420, 3, { 1, 1, 1 }, 2, 2 },
+	{ DRM_FORMAT_YUYV, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_UYVY, 1, { 2 }, 1, 1 },
+	{ DRM_FORMAT_RGB888, 1, { 3 }, 1, 1 },
+	{ DRM_FORMAT_BGR888, 1, { 3 }, 1, 1 },
+	{ DRM_FORMAT_XRGB8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_XBGR8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ARGB8888, 1, { 4 }, 1, 1 },
+	{ DRM_FORMAT_ABGR8888, 1, { 4 }, 1, 1 },
+};
+
+static const struct plane_layout *layout_of(uint32_t fourcc, uint32_t planes)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].fourcc == fourcc)
+			return layouts[i].planes == planes ? &layouts[i] : NULL;
+	return NULL;
+}
+
+static const struct drm_fdif_format_info *format_of(const struct fdif_device *dev,
+						    uint32_t fourcc)
+{
+	uint32_t i;
+
+	for (i = 0; i < dev->num_formats; i++)
+		if (dev->formats[i].fourcc == fourcc)
+			return &dev->formats[i];
+	return NULL;
+}
+
+static int popcount(uint32_t v)
+{
+	int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/*
+ * @pic against the format the device reported for it: sizes, alignments,
+ * packed rows, every plane inside its BO; the uAPI picture in @out.
+ */
+static int picture_check(const struct fdif_device *dev, const struct fdif_picture *pic,
+			 struct drm_fdif_picture *out)
+{
+	const struct drm_fdif_format_info *f = format_of(dev, pic->fourcc);
+	const struct plane_layout *lay;
+	uint32_t i, walign, halign, oalign, salign;
+
+	if (!f)
+		return -EINVAL;
+	walign = f->width_align ? f->width_align : 1;
+	halign = f->height_align ? f->height_align : 1;
+	oalign = f->offset_align ? f->offset_align : 1;
+	salign = f->stride_align ? f->stride_align : 1;
+	if (pic->width < f->min_width || pic->width > f->max_width || !pic->width ||
+	    pic->width % walign || pic->height < f->min_height ||
+	    pic->height > f->max_height || !pic->height || pic->height % halign)
+		return -EINVAL;
+	lay = layout_of(pic->fourcc, f->num_planes);
+	memset(out, 0, sizeof(*out));
+	out->fourcc = pic->fourcc;
+	out->width = pic->width;
+	out->height = pic->height;
+	for (i = 0; i < FDIF_MAX_PLANES; i++) {
+		const struct fdif_plane *pl = &pic->planes[i];
+		uint64_t row = 0, rows = 0, stride = pl->stride;
+
+		if (i >= f->num_planes) {
+			if (pl->bo || pl->offset || pl->stride)
+				return -EINVAL;
+			continue;
+		}
+		if (!pl->bo || pl->offset % oalign)
+			return -EINVAL;
+		if (lay) {
+			uint32_t hs = i ? lay->hsub : 1, vs = i ? lay->vsub : 1;
+
+			row = (uint64_t)(pic->width + hs - 1) / hs * lay->cpp[i];
+			rows = (pic->height + vs - 1) / vs;
+			if (!stride)
+				stride = f->flags & DRM_FDIF_FORMAT_PACKED_ROWS ? row :
+					 (row + salign - 1) / salign * salign;
+		}
+		if (!stride || stride % salign || stride < row || stride > UINT32_MAX ||
+		    (f->flags & DRM_FDIF_FORMAT_PACKED_ROWS && lay && stride != row) ||
+		    (lay && pl->offset + stride * (rows - 1) + row > pl->bo->size) ||
+		    pl->offset >= pl->bo->size)
+			return -EINVAL;
+		out->planes[i].handle = pl->bo->handle;
+		out->planes[i].offset = pl->offset;
+		out->planes[i].stride = (uint32_t)stride;
+	}
+	return 0;
+}
+
+/* What one request becomes: the uAPI fields its jobs share. */
+struct req_plan {
+	struct drm_fdif_picture picture;
+	uint32_t classes, directions;
+	uint32_t min_width, min_height, threshold;
+	struct drm_fdif_roi roi;
+	unsigned int jobs;		/* directions split max_job_directions a job */
+	unsigned int nsyncs;		/* syncobjs, then sync_files */
+};
+
+/*
+ * @req (@size bytes, as the caller knows it) read into @r: a longer
+ * request than this library knows must end in zeroes (-E2BIG), a shorter
+ * one than its first version is refused.
+ */
+static int request_read(const struct fdif_request *req, uint32_t size,
+			struct fdif_request *r)
+{
+	const unsigned char *tail = (const unsigned char *)req;
+	uint32_t i;
+
+	if (size < REQUEST_V1_SIZE || req->size != size)
+		return -EINVAL;
+	for (i = sizeof(*r); i < size; i++)
+		if (tail[i])
+			return -E2BIG;
+	memset(r, 0, sizeof(*r));
+	memcpy(r, req, MIN(size, sizeof(*r)));
+	return 0;
+}
+
+static int request_plan(const struct fdif_device *dev, const struct fdif_request *r,
+			struct req_plan *plan)
+{
+	const struct fdif_caps *c = &dev->caps;
+	uint32_t dirs = ~0u, i;
+	unsigned int k = 0;
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	/* classes the device detects, few enough, and directions all of them scan */
+	if (!r->classes || r->classes & ~c->object_classes ||
+	    (uint32_t)popcount(r->classes) > dev->max_job_classes)
+		return -EINVAL;
+	for (i = 0; i < MAX_CLASSES; i++)
+		if (r->classes & (1u << i))
+			dirs &= dev->class_dirs[i];
+	if (!r->directions || r->directions & ~dirs)
+		return -EINVAL;
+	if (r->min_size)
+		for (k = 0; k < c->num_min_sizes && c->min_sizes[k] != r->min_size; k++)
+			;
+	if (k == c->num_min_sizes)
+		return -EINVAL;
+	if (r->lhit != FDIF_LHIT_DEFAULT && r->lhit > c->max_lhit)
+		return -EINVAL;
+	ret = picture_check(dev, &r->picture, &plan->picture);
+	if (ret)
+		return ret;
+	/* the region: in the picture's pixels, inside it */
+	if (r->roi_x || r->roi_y || r->roi_width || r->roi_height) {
+		if (!r->roi_width || !r->roi_height ||
+		    r->roi_x > r->picture.width || r->roi_width > r->picture.width - r->roi_x ||
+		    r->roi_y > r->picture.height || r->roi_height > r->picture.height - r->roi_y)
+			return -EINVAL;
+	}
+	if ((r->num_in_syncobjs && !r->in_syncobjs) ||
+	    (r->num_in_fence_fds && !r->in_fence_fds) ||
+	    (uint64_t)r->num_in_syncobjs + r->num_in_fence_fds > dev->max_syncs)
+		return -EINVAL;
+	for (i = 0; i < r->num_in_fence_fds; i++)
+		if (r->in_fence_fds[i] < 0)
+			return -EINVAL;
+
+	plan->classes = r->classes;
+	plan->directions = r->directions;
+	plan->min_width = c->min_sizes[k];
+	plan->min_height = c->min_heights[k];
+	plan->threshold = r->lhit == FDIF_LHIT_DEFAULT ? c->default_lhit : r->lhit;
+	plan->roi = (struct drm_fdif_roi){ r->roi_x, r->roi_y, r->roi_width, r->roi_height };
+	plan->jobs = ((unsigned int)popcount(r->directions) + dev->max_job_directions - 1) /
+		     dev->max_job_directions;
+	plan->nsyncs = r->num_in_syncobjs + r->num_in_fence_fds;
+	return 0;
+}
+
+int fdif_request_jobs(struct fdif_device *dev, const struct fdif_request *req)
+{
+	struct fdif_request r;
+	struct req_plan plan;
+	int ret = request_read(req, req->size, &r);
+
+	if (!ret)
+		ret = request_plan(dev, &r, &plan);
+	return ret ? ret : (int)plan.jobs;
+}
+
+/* The next @max set bits of *@mask, taken out of it. */
+static uint32_t take_bits(uint32_t *mask, uint32_t max)
+{
+	uint32_t out = 0;
+
+	while (*mask && max--) {
+		uint32_t low = *mask & -*mask;
+
+		out |= low;
+		*mask &= ~low;
+	}
+	return out;
+}
+
+/*
+ * A sync_file as a syncobj, for a job's in-syncs (the uAPI takes
+ * syncobjs): a new syncobj holding the sync_file's fence. The kernel takes
+ * the fence at submission; the syncobj is destroyed after.
+ */
+static int sync_file_syncobj(struct fdif_device *dev, int fence_fd, uint32_t *handle)
+{
+	struct drm_syncobj_create sc = { 0 };
+	struct drm_syncobj_handle h = {
+		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
+		.fd = fence_fd,
+	};
+	struct drm_syncobj_destroy d = { 0 };
+	int ret;
+
+	*handle = 0;
+	ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+	if (ret)
+		return ret;
+	h.handle = sc.handle;
+	ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h);
+	if (ret) {
+		d.handle = sc.handle;
+		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+		return ret;
+	}
+	*handle = sc.handle;
+	return 0;
+}
+
+/*
+ * The requests as one DRM_IOCTL_FDIF_SUBMIT: all checked, all their jobs,
+ * BOs and temporary syncobjs made, then one ioctl; on an error nothing is
+ * queued and every job made is freed.
+ */
+static int submit_requests(struct fdif_device *dev, const struct fdif_request *reqs,
+			   uint32_t req_size, unsigned int count, struct fdif_job **jobs,
+			   unsigned int max_jobs, unsigned int *num_jobs)
+{
+	struct drm_fdif_submit s = { 0 };
+	struct drm_fdif_sync *out = NULL, *in = NULL;
+	struct drm_fdif_job *j = NULL;
+	struct req_plan *plans = NULL;
+	struct fdif_request r;
+	unsigned int i, n = 0, nsyncs = 0, in_used = 0, made = 0, q;
+	uint32_t *temp = NULL;
+	unsigned int ntemp = 0;
+	int ret = 0;
+
+	*num_jobs = 0;
+	for (i = 0; i < max_jobs; i++)
+		jobs[i] = NULL;
+	if (!count || !max_jobs)
+		return -EINVAL;
+	plans = calloc(count, sizeof(*plans));
+	if (!plans)
+		return -ENOMEM;
+	for (i = 0; i < count && !ret; i++) {
+		const struct fdif_request *req =
+			(const void *)((const char *)reqs + (size_t)i * req_size);
+
+		ret = request_read(req, req_size, &r);
+		if (!ret)
+			ret = request_plan(dev, &r, &plans[i]);
+		n += ret ? 0 : plans[i].jobs;
+		nsyncs += ret ? 0 : plans[i].nsyncs;
+	}
+	if (!ret && (n > max_jobs || n > dev->caps.max_jobs))
+		ret = -EINVAL;
+	if (ret) {
+		free(plans);
+		return ret;
+	}
+
+	j = calloc(n, sizeof(*j));
+	out = calloc(n, sizeof(*out));
+	in = calloc(nsyncs ? nsyncs : 1, sizeof(*in));
+	temp = calloc(nsyncs ? nsyncs : 1, sizeof(*temp));
+	if (!j || !out || !in || !temp)
+		ret = -ENOMEM;
+	for (i = 0; i < count && !ret; i++) {
+		const struct fdif_request *req =
+			(const void *)((const char *)reqs + (size_t)i * req_size);
+		const struct req_plan *pl = &plans[i];
+		uint32_t dirs = pl->directions, k;
+		struct drm_fdif_sync *ins = in + in_used;
+
+		memset(&r, 0, sizeof(r));
+		memcpy(&r, req, MIN(req_size, sizeof(r)));
+		/* the input fences, shared by the request's jobs */
+		for (k = 0; k < r.num_in_syncobjs; k++)
+			ins[k] = (struct drm_fdif_sync){
+				.handle = r.in_syncobjs[k],
+				.point = r.in_points ? r.in_points[k] : 0,
+			};
+		for (k = 0; k < r.num_in_fence_fds && !ret; k++) {
+			ret = sync_file_syncobj(dev, r.in_fence_fds[k], &temp[ntemp]);
+			if (!ret)
+				ins[r.num_in_syncobjs + k].handle = temp[ntemp++];
+		}
+		in_used += pl->nsyncs;
+		for (q = 0; q < pl->jobs && !ret; q++, made++) {
+			struct drm_fdif_job *dj = &j[made];
+
+			ret = job_new(dev, &jobs[made]);
+			if (ret)
+				break;
+			jobs[made]->directions = take_bits(&dirs, dev->max_job_directions);
+			dj->picture = pl->picture;
+			dj->work_handle = jobs[made]->work ? jobs[made]->work->handle : 0;
+			dj->result_handle = jobs[made]->result->handle;
+			dj->result_size = dev->caps.result_size;
+			dj->classes = pl->classes;
+			dj->directions = jobs[made]->directions;
+			dj->min_width = pl->min_width;
+			dj->min_height = pl->min_height;
+			dj->threshold = pl->threshold;
+			dj->roi = pl->roi;
+			dj->flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+			dj->in_sync_count = pl->nsyncs;
+			dj->in_syncs = pl->nsyncs ? (uintptr_t)ins : 0;
+			out[made] = (struct drm_fdif_sync){ .handle = jobs[made]->syncobj };
+			dj->out_sync_count = 1;
+			dj->out_syncs = (uintptr_t)&out[made];
+		}
+	}
+	if (!ret) {
+		s.jobs = (uintptr_t)j;
+		s.job_count = n;
+		s.job_size = sizeof(*j);
+		ret = xioctl(dev->fd, DRM_IOCTL_FDIF_SUBMIT, &s);
+	}
+	/* the kernel has the sync_files' fences (or failed): their syncobjs go */
+	for (i = 0; i < ntemp; i++) {
+		struct drm_syncobj_destroy d = { .handle = temp[i] };
+
+		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	}
+	if (!ret) {
+		/* the kernel wrote each job's seqno and fence fd back */
+		for (i = 0; i < n; i++) {
+			jobs[i]->fence_fd = j[i].fence_fd;
+			jobs[i]->seqno = j[i].seqno;
+		}
+		*num_jobs = n;
+	} else {
+		for (i = 0; i < max_jobs; i++) {
+			fdif_job_free(jobs[i]);
+			jobs[i] = NULL;
+		}
+	}
+	free(j);
+	free(out);
+	free(in);
+	free(temp);
+	free(plans);
+	return ret;
+}
+
+int fdif_submit_requests(struct fdif_device *dev, const struct fdif_request *reqs,
+			 unsigned int count, struct fdif_job **jobs,
+			 unsigned int max_jobs, unsigned int *num_jobs)
+{
+	unsigned int i;
+
+	*num_jobs = 0;
+	for (i = 0; i < max_jobs; i++)
+		jobs[i] = NULL;
+	if (!count)
+		return -EINVAL;
+	return submit_requests(dev, reqs, reqs->size, count, jobs, max_jobs, num_jobs);
+}
+
+/*
+ * fdif_submit_batch(): a request a params on the device's grey frame at
+ * @offset in @picture, one direction each.
+ */
 int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
 		      uint32_t offset, const struct fdif_params *params,
 		      unsigned int count, struct fdif_job **jobs)
 {
-	struct drm_fdif_submit s = { 0 };
-	struct drm_fdif_sync *out = NULL;
-	struct drm_fdif_job *j = NULL;
-	unsigned int i;
-	int ret = 0;
+	const struct fdif_caps *c = &dev->caps;
+	struct fdif_request *reqs;
+	unsigned int i, n;
+	int ret;
 
 	for (i = 0; i < count; i++)
 		jobs[i] = NULL;
-	if (!count || count > dev->caps.max_jobs)
+	if (!(c->formats & 1))
+		return -ENOTSUP;
+	if (!count || count > c->max_jobs)
 		return -EINVAL;
-	j = calloc(count, sizeof(*j));
-	out = calloc(count, sizeof(*out));
-	if (!j || !out)
-		ret = -ENOMEM;
-	for (i = 0; i < count && !ret; i++) {
-		ret = job_new(dev, &jobs[i]);
-		if (!ret)
-			ret = job_fill(dev, picture, offset, &params[i], jobs[i],
-				       &out[i], &j[i]);
-		if (!ret)
-			jobs[i]->direction = params[i].direction;
-	}
-	if (ret)
-		goto fail;
+	for (i = 0; i < count; i++)
+		if (params[i].direction > FDIF_DIR_LEFT)
+			return -EINVAL;
+	reqs = calloc(count, sizeof(*reqs));
+	if (!reqs)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		struct fdif_request *r = &reqs[i];
 
-	s.jobs = (uintptr_t)j;
-	s.job_count = count;
-	s.job_size = sizeof(*j);
-	ret = xioctl(dev->fd, DRM_IOCTL_FDIF_SUBMIT, &s);
-	if (ret)
-		goto fail;
-	/* the kernel wrote each job's seqno and fence fd back */
-	for (i = 0; i < count; i++) {
-		jobs[i]->fence_fd = j[i].fence_fd;
-		jobs[i]->seqno = j[i].seqno;
+		fdif_request_init(r, sizeof(*r));
+		r->picture.fourcc = DRM_FORMAT_R8;
+		r->picture.width = c->frame_width;
+		r->picture.height = c->frame_height;
+		r->picture.planes[0] = (struct fdif_plane){ picture, offset, c->frame_stride };
+		r->directions = 1u << params[i].direction;
+		r->min_size = params[i].min_size;
+		r->lhit = params[i].lhit;
+		r->roi_x = params[i].roi_x;
+		r->roi_y = params[i].roi_y;
+		r->roi_width = params[i].roi_width;
+		r->roi_height = params[i].roi_height;
 	}
-	free(j);
-	free(out);
-	return 0;
-fail:
-	for (i = 0; i < count; i++) {
-		fdif_job_free(jobs[i]);
-		jobs[i] = NULL;
-	}
-	free(j);
-	free(out);
+	ret = submit_requests(dev, reqs, sizeof(*reqs), count, jobs, count, &n);
+	free(reqs);
 	return ret;
 }
 
@@ -814,8 +1327,9 @@ static void object_face(const struct fdif_job *job, const void *obj,
 	}
 	if (o.fields & DRM_FDIF_OBJECT_ANGLE)
 		f->angle = o.angle;
+	/* without one, the scan's (the lowest of a job's directions) */
 	f->direction = o.fields & DRM_FDIF_OBJECT_DIRECTION && o.direction <= FDIF_DIR_LEFT ?
-		       o.direction : job->direction;
+		       o.direction : job->directions ? (unsigned int)__builtin_ctz(job->directions) : 0;
 	if (o.fields & DRM_FDIF_OBJECT_CONFIDENCE)
 		f->confidence = o.confidence;
 	if (o.fields & DRM_FDIF_OBJECT_RAW_CONFIDENCE)

@@ -5,6 +5,7 @@
  * libraries that links the image format libraries.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,87 @@ bad:
 	return -EBADMSG;
 }
 
+/* --- EXIF orientation (JPEG APP1, PNG eXIf) ----------------------- */
+
+/*
+ * The EXIF orientation (1..8; 1 without one or with a bad one) of @len
+ * bytes of EXIF data starting with the "Exif\0\0" header (a JPEG's APP1
+ * payload), by libexif, without its fixups (which add default tags).
+ */
+static unsigned int exif_orientation(const unsigned char *data, size_t len)
+{
+	ExifData *ed;
+	ExifEntry *e;
+	unsigned int o = 1;
+
+	if (len < 6 || len > UINT_MAX || memcmp(data, "Exif\0\0", 6))
+		return 1;
+	ed = exif_data_new();
+	if (!ed)
+		return 1;
+	exif_data_unset_option(ed, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+	exif_data_load_data(ed, data, (unsigned int)len);
+	e = exif_content_get_entry(ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+	if (e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 &&
+	    e->size >= 2)
+		o = exif_get_short(e->data, exif_data_get_byte_order(ed));
+	exif_data_unref(ed);
+	return o >= 1 && o <= 8 ? o : 1;
+}
+
+/*
+ * The EXIF orientation of the first APP1 "Exif" marker libjpeg saved
+ * (jpeg_save_markers(), at most 64 KiB).
+ */
+static unsigned int jpeg_orientation(j_decompress_ptr cinfo)
+{
+	jpeg_saved_marker_ptr m;
+
+	for (m = cinfo->marker_list; m; m = m->next)
+		if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 &&
+		    !memcmp(m->data, "Exif\0\0", 6))
+			return exif_orientation(m->data, m->data_length);
+	return 1;
+}
+
+/*
+ * @img turned upright for EXIF orientation @o: 2 mirrored, 3 turned 180,
+ * 4 flipped, 5 transposed, 6 turned 90 clockwise, 7 transverse, 8 turned
+ * 90 counter-clockwise (what a viewer does to show the stored picture).
+ */
+static int image_orient(struct fdif_image *img, unsigned int o)
+{
+	unsigned int w = img->width, h = img->height, c = img->channels;
+	unsigned int x, y, sx, sy, k;
+	struct fdif_image out;
+	int ret;
+
+	if (o <= 1 || o > 8)
+		return 0;
+	ret = o >= 5 ? fdif_image_alloc(&out, h, w, c) : fdif_image_alloc(&out, w, h, c);
+	if (ret)
+		return ret;
+	for (y = 0; y < out.height; y++) {
+		for (x = 0; x < out.width; x++) {
+			switch (o) {
+			case 2: sx = w - 1 - x; sy = y; break;
+			case 3: sx = w - 1 - x; sy = h - 1 - y; break;
+			case 4: sx = x; sy = h - 1 - y; break;
+			case 5: sx = y; sy = x; break;
+			case 6: sx = y; sy = h - 1 - x; break;
+			case 7: sx = w - 1 - y; sy = h - 1 - x; break;
+			default: sx = w - 1 - y; sy = x; break;	/* 8 */
+			}
+			for (k = 0; k < c; k++)
+				out.pixels[(size_t)y * out.stride + (size_t)x * c + k] =
+					img->pixels[(size_t)sy * img->stride + (size_t)sx * c + k];
+		}
+	}
+	fdif_image_free(img);
+	*img = out;
+	return 0;
+}
+
 /* --- PNG -------------------------------------------------------------- */
 
 static void png_error_fn(png_structp png, png_const_charp msg)
@@ -126,7 +208,38 @@ static void png_warning_fn(png_structp png, png_const_charp msg)
 	(void)msg;
 }
 
-static int load_png(FILE *f, struct fdif_image *img)
+/*
+ * The EXIF orientation of a PNG's eXIf chunk (PNG 1.5 extensions: the TIFF
+ * data alone, without JPEG's "Exif\0\0" header, which libexif wants), or
+ * 1. libpng keeps one eXIf, read before or after the image data.
+ */
+static unsigned int png_orientation(png_structp png, png_infop info)
+{
+#ifdef PNG_eXIf_SUPPORTED
+	png_bytep exif = NULL;
+	png_uint_32 len = 0;
+	unsigned char *buf;
+	unsigned int o;
+
+	if (!png_get_eXIf_1(png, info, &len, &exif) || !exif || len < 8 ||
+	    len > (64u << 10))
+		return 1;
+	buf = malloc(6 + (size_t)len);
+	if (!buf)
+		return 1;
+	memcpy(buf, "Exif\0\0", 6);
+	memcpy(buf + 6, exif, len);
+	o = exif_orientation(buf, 6 + (size_t)len);
+	free(buf);
+	return o;
+#else
+	(void)png;
+	(void)info;
+	return 1;
+#endif
+}
+
+static int load_png(FILE *f, struct fdif_image *img, const struct load_req *req)
 {
 	png_structp png;
 	png_infop info;
@@ -134,6 +247,7 @@ static int load_png(FILE *f, struct fdif_image *img)
 	volatile int ret = -EBADMSG;
 	png_uint_32 w, h, y;
 	int depth, type, channels;
+	unsigned int o;
 
 	png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
 				     png_warning_fn);
@@ -189,9 +303,18 @@ static int load_png(FILE *f, struct fdif_image *img)
 	for (y = 0; y < h; y++)
 		rows[y] = img->pixels + (size_t)y * img->stride;
 	png_read_image(png, rows);
-	png_read_end(png, NULL);
+	png_read_end(png, info);	/* an eXIf after the image data too */
 	free(rows);
+	rows = NULL;
+	o = png_orientation(png, info);
 	png_destroy_read_struct(&png, &info, NULL);
+	ret = image_orient(img, o);
+	if (ret) {
+		fdif_image_free(img);
+		return ret;
+	}
+	if (req->info)
+		req->info->orientation = o;
 	return 0;
 }
 
@@ -272,76 +395,6 @@ static void jpeg_quiet(j_common_ptr cinfo, int level)
 		if (cinfo->err->msg_code == JWRN_JPEG_EOF)
 			((struct jpeg_err *)cinfo->err)->truncated = 1;
 	}
-}
-
-/*
- * The EXIF orientation (1..8; 1 without one) of the first APP1 "Exif"
- * marker libjpeg saved (jpeg_save_markers(), at most 64 KiB), by libexif,
- * without its fixups (which add default tags).
- */
-static unsigned int jpeg_orientation(j_decompress_ptr cinfo)
-{
-	jpeg_saved_marker_ptr m;
-	unsigned int o = 1;
-
-	for (m = cinfo->marker_list; m; m = m->next) {
-		ExifData *ed;
-		ExifEntry *e;
-
-		if (m->marker != JPEG_APP0 + 1 || m->data_length < 6 ||
-		    memcmp(m->data, "Exif\0\0", 6))
-			continue;
-		ed = exif_data_new();
-		if (!ed)
-			break;
-		exif_data_unset_option(ed, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
-		exif_data_load_data(ed, m->data, m->data_length);
-		e = exif_content_get_entry(ed->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
-		if (e && e->format == EXIF_FORMAT_SHORT && e->components >= 1 &&
-		    e->size >= 2)
-			o = exif_get_short(e->data, exif_data_get_byte_order(ed));
-		exif_data_unref(ed);
-		break;
-	}
-	return o >= 1 && o <= 8 ? o : 1;
-}
-
-/*
- * @img turned upright for EXIF orientation @o: 2 mirrored, 3 turned 180,
- * 4 flipped, 5 transposed, 6 turned 90 clockwise, 7 transverse, 8 turned
- * 90 counter-clockwise (what a viewer does to show the stored picture).
- */
-static int image_orient(struct fdif_image *img, unsigned int o)
-{
-	unsigned int w = img->width, h = img->height, c = img->channels;
-	unsigned int x, y, sx, sy, k;
-	struct fdif_image out;
-	int ret;
-
-	if (o <= 1 || o > 8)
-		return 0;
-	ret = o >= 5 ? fdif_image_alloc(&out, h, w, c) : fdif_image_alloc(&out, w, h, c);
-	if (ret)
-		return ret;
-	for (y = 0; y < out.height; y++) {
-		for (x = 0; x < out.width; x++) {
-			switch (o) {
-			case 2: sx = w - 1 - x; sy = y; break;
-			case 3: sx = w - 1 - x; sy = h - 1 - y; break;
-			case 4: sx = x; sy = h - 1 - y; break;
-			case 5: sx = y; sy = x; break;
-			case 6: sx = y; sy = h - 1 - x; break;
-			case 7: sx = w - 1 - y; sy = h - 1 - x; break;
-			default: sx = w - 1 - y; sy = x; break;	/* 8 */
-			}
-			for (k = 0; k < c; k++)
-				out.pixels[(size_t)y * out.stride + (size_t)x * c + k] =
-					img->pixels[(size_t)sy * img->stride + (size_t)sx * c + k];
-		}
-	}
-	fdif_image_free(img);
-	*img = out;
-	return 0;
 }
 
 /*
@@ -494,7 +547,7 @@ static int load_any(FILE *f, struct fdif_image *img, const struct load_req *req)
 	    magic[1] != '4')
 		return load_pnm(f, img);
 	if (n == 8 && !png_sig_cmp(magic, 0, 8))
-		return load_png(f, img);
+		return load_png(f, img, req);
 	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
 		return load_jpeg(f, img, req);
 	return n ? -ENOTSUP : -EBADMSG;
@@ -629,13 +682,14 @@ static void put(struct fdif_image *img, long x, long y, const uint8_t *rgb)
 	memcpy(p, rgb, img->channels == 3 ? 3 : 1);
 }
 
-void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
-			    double size, uint8_t r, uint8_t g, uint8_t b)
+/* A face's rectangle, @width x @height around its center; the line grows with it. */
+void fdif_image_draw_box(struct fdif_image *img, double cx, double cy,
+			 double width, double height, uint8_t r, uint8_t g, uint8_t b)
 {
 	const uint8_t rgb[3] = { r, g, b };
-	long x0 = (long)(cx - size / 2), y0 = (long)(cy - size / 2);
-	long x1 = (long)(cx + size / 2), y1 = (long)(cy + size / 2);
-	long t = 1 + (long)(size / 60), i, k;
+	long x0 = (long)(cx - width / 2), y0 = (long)(cy - height / 2);
+	long x1 = (long)(cx + width / 2), y1 = (long)(cy + height / 2);
+	long t = 1 + (long)((width < height ? width : height) / 60), i, k;
 
 	for (k = 0; k < t; k++) {
 		for (i = x0; i <= x1; i++) {
@@ -647,4 +701,10 @@ void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
 			put(img, x1 - k, i, rgb);
 		}
 	}
+}
+
+void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
+			    double size, uint8_t r, uint8_t g, uint8_t b)
+{
+	fdif_image_draw_box(img, cx, cy, size, size, r, g, b);
 }

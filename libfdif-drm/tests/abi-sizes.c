@@ -26,6 +26,11 @@ int main(int argc, char **argv)
 		SHOW(fdif_face);
 		SHOW(fdif_image);
 		SHOW(fdif_frame_map);
+		SHOW(fdif_format);
+		SHOW(fdif_limits);
+		SHOW(fdif_plane);
+		SHOW(fdif_picture);
+		SHOW(fdif_request);
 		return 0;
 	}
 	if (!strcmp(argv[1], "image")) {

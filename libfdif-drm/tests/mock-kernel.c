@@ -153,6 +153,20 @@ static int fake_query(struct drm_fdif_query *q)
 	}
 	nv12.fourcc = DRM_FORMAT_NV12;
 	nv12.num_planes = 2;
+	if (k.v2) {
+		d.generation = 2;
+		d.classes = 3;
+		d.max_job_directions = 2;
+		f = (struct drm_fdif_format_info){
+			.fourcc = DRM_FORMAT_R8, .num_planes = 1,
+			.min_width = 64, .max_width = 640, .width_align = 16,
+			.min_height = 48, .max_height = 480, .height_align = 2,
+			.offset_align = 64, .stride_align = 64,
+		};
+		nv12 = f;
+		nv12.fourcc = DRM_FORMAT_NV12;
+		nv12.num_planes = 2;
+	}
 	switch (q->type) {
 	case DRM_FDIF_QUERY_DEVICE:
 		return answer(q, buf, grown(buf, &d, sizeof(d)));
@@ -160,8 +174,9 @@ static int fake_query(struct drm_fdif_query *q)
 		return answer(q, buf, grown(buf, &l, sizeof(l)));
 	case DRM_FDIF_QUERY_FORMATS:
 		n += grown(e + n, &nv12, sizeof(nv12));
-		n += grown(e + n, &f, sizeof(f));
-		*list = (struct drm_fdif_query_list){ 2, sizeof(f) + k.extra };
+		if (!k.no_grey)
+			n += grown(e + n, &f, sizeof(f));
+		*list = (struct drm_fdif_query_list){ 2 - !!k.no_grey, sizeof(f) + k.extra };
 		break;
 	case DRM_FDIF_QUERY_MIN_SIZES:
 		for (i = 0; i < 4; i++)
@@ -171,11 +186,66 @@ static int fake_query(struct drm_fdif_query *q)
 	case DRM_FDIF_QUERY_CLASSES:
 		n += grown(e + n, &c, sizeof(c));
 		*list = (struct drm_fdif_query_list){ 1, sizeof(c) + k.extra };
+		if (k.v2) {
+			struct drm_fdif_class_info c1 = { .object_class = 1, .directions = 1 };
+
+			n += grown(e + n, &c1, sizeof(c1));
+			list->count = 2;
+		}
 		break;
 	default:
 		return -EINVAL;
 	}
 	return answer(q, buf, sizeof(*list) + n);
+}
+
+static int bo_ok(uint32_t h);
+
+/* A plane of @rows rows of @row bytes, as the v2 device checks it. */
+static int check_plane(const struct drm_fdif_plane *p, uint32_t row, uint32_t rows)
+{
+	if (!bo_ok(p->handle))
+		return -ENOENT;
+	if (p->offset % 64 || p->stride % 64 || p->stride < row || p->pad ||
+	    p->offset + (uint64_t)p->stride * (rows - 1) + row > k.bo[p->handle - 1].size)
+		return -EINVAL;
+	return 0;
+}
+
+/* The later generation's job: its formats, classes, two directions a job. */
+static int check_job_v2(const struct drm_fdif_job *j)
+{
+	const struct drm_fdif_picture *pic = &j->picture;
+	uint32_t planes = pic->fourcc == DRM_FORMAT_NV12 ? 2 : 1, i;
+	int ret;
+
+	if (j->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT ||
+	    (pic->fourcc != DRM_FORMAT_R8 && pic->fourcc != DRM_FORMAT_NV12) ||
+	    (k.no_grey && pic->fourcc == DRM_FORMAT_R8) ||
+	    pic->width < 64 || pic->width > 640 || pic->width % 16 ||
+	    pic->height < 48 || pic->height > 480 || pic->height % 2 ||
+	    (j->classes != 1 && j->classes != 2) || !j->directions || j->directions >= 7 ||
+	    (j->classes == 2 && j->directions != 1) ||
+	    j->threshold > 9 || j->in_sync_count > 64 || j->out_sync_count > 64 ||
+	    j->roi.x + j->roi.width > pic->width || j->roi.y + j->roi.height > pic->height)
+		return -EINVAL;
+	for (i = planes; i < DRM_FDIF_MAX_PLANES; i++)
+		if (pic->planes[i].handle || pic->planes[i].offset || pic->planes[i].stride)
+			return -EINVAL;
+	ret = check_plane(&pic->planes[0], pic->width, pic->height);
+	if (!ret && planes == 2)
+		ret = check_plane(&pic->planes[1], pic->width, pic->height / 2);
+	if (ret)
+		return ret;
+	for (i = 0; i < j->in_sync_count; i++) {
+		const struct drm_fdif_sync *s = (const void *)(uintptr_t)(j->in_syncs + i * sizeof(*s));
+
+		if (!s->handle || s->handle > k.syncobjs || s->flags || s->mbz)
+			return -ENOENT;
+	}
+	if (!bo_ok(j->work_handle) || !bo_ok(j->result_handle))
+		return -ENOENT;
+	return 0;
 }
 
 /* What the kernel checks of a job, as far as the library's jobs go. */
@@ -184,6 +254,10 @@ static int check_job(const struct drm_fdif_job *j)
 	const struct drm_fdif_plane *p = &j->picture.planes[0];
 	uint32_t ms = j->min_width;
 
+	if (k.v2)
+		return check_job_v2(j);
+	if (j->in_sync_count)
+		return -ENOENT;		/* the OMAP4 tests give none */
 	if (j->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT || j->picture.fourcc != DRM_FORMAT_R8 ||
 	    j->picture.width != 320 || j->picture.height != 240 || p->stride != 320 ||
 	    p->offset % 32 || j->classes != 1 || !j->directions ||
@@ -218,8 +292,10 @@ void write_result(const struct drm_fdif_job *j, uint64_t seqno)
 		const struct fake_face *f = &k.faces[i];
 		struct drm_fdif_object o = {
 			.fields = f->fields, .object_class = DRM_FDIF_CLASS_FACE,
-			.x = f->cx - (int)(f->size / 2), .y = f->cy - (int)(f->size / 2),
-			.width = f->size, .height = f->size, .angle = f->angle,
+			.x = f->cx - (int)(f->size / 2),
+			.y = f->cy - (int)((f->height ? f->height : f->size) / 2),
+			.width = f->size, .height = f->height ? f->height : f->size,
+			.angle = f->angle,
 			.direction = f->direction, .confidence = f->confidence,
 			.raw_confidence = f->raw,
 		};
@@ -251,6 +327,11 @@ static int fake_submit(struct drm_fdif_submit *s)
 		jobs[i].fence_fd = jobs[i].flags & DRM_FDIF_JOB_FENCE_FD_OUT ?
 				   open("/dev/null", O_RDONLY | O_CLOEXEC) : 0;
 		k.jobs[i] = jobs[i];
+		memset(k.in_syncs[i], 0, sizeof(k.in_syncs[i]));
+		if (jobs[i].in_sync_count)
+			memcpy(k.in_syncs[i], (void *)(uintptr_t)jobs[i].in_syncs,
+			       (jobs[i].in_sync_count < 8 ? jobs[i].in_sync_count : 8) *
+			       sizeof(struct drm_fdif_sync));
 		if (!k.busy)
 			write_result(&jobs[i], jobs[i].seqno);
 	}
@@ -294,7 +375,19 @@ static int fake_ioctl(unsigned long req, void *arg)
 		((struct drm_syncobj_create *)arg)->handle = ++k.syncobjs;
 		return 0;
 	case DRM_IOCTL_SYNCOBJ_DESTROY:
+		k.syncobjs_destroyed++;
 		return 0;
+	case DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE: {
+		struct drm_syncobj_handle *h = arg;
+
+		if (h->flags != DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE ||
+		    !h->handle || h->handle > k.syncobjs || h->fd < 0 || h->pad)
+			return -EINVAL;
+		if (k.fd_imports < 8)
+			k.imported_fds[k.fd_imports] = h->fd;
+		k.fd_imports++;
+		return 0;
+	}
 	case DRM_IOCTL_SYNCOBJ_WAIT: {
 		struct drm_syncobj_wait *w = arg;
 

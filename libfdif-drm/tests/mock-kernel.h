@@ -23,6 +23,7 @@ struct fake_face {
 	int cx, cy;
 	unsigned int size, angle, direction, confidence, raw;
 	uint32_t fields;
+	unsigned int height;	/* 0: size (a square) */
 };
 
 struct mock_kernel {
@@ -46,6 +47,17 @@ struct mock_kernel {
 	struct fake_face faces[4];
 	unsigned int nfaces;
 	int (*is_device)(int fd);	/* NULL: every file is the device */
+	/*
+	 * A later generation, not the OMAP4: R8 and NV12 pictures of
+	 * 64x48..640x480 (width a multiple of 16, height of 2, offsets of
+	 * 64, strides of 64, rows not packed), two classes (faces in every
+	 * direction, class 1 upright only), two directions a job.
+	 */
+	int v2;
+	int no_grey;				/* v2, NV12 only */
+	struct drm_fdif_sync in_syncs[16][8];	/* the last submission's */
+	unsigned int fd_imports, syncobjs_destroyed;
+	int imported_fds[8];			/* SYNCOBJ_FD_TO_HANDLE's fds */
 };
 
 extern struct mock_kernel k;

@@ -9,8 +9,10 @@
  * FDIF_MOCK_DEVICE names the file that stands for the device node (made
  * or emptied when the program starts; only that file is the device, any
  * other answers as a file that is no DRM node; unset: none is). FDIF_MOCK_FACES gives
- * the faces every job finds, "cx,cy,size,confidence" in the device's
- * 320x240 frame, separated by ';' (at most 4; empty or unset: none).
+ * the faces every job finds, "cx,cy,size,confidence[,height]" in the
+ * device's 320x240 frame (size: the box's width; height, if given,
+ * makes it a rectangle), separated by ';' (at most 4; empty or unset:
+ * none).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,7 +43,8 @@ static void parse_faces(const char *s)
 	while (s && *s && k.nfaces < 4) {
 		struct fake_face *f = &k.faces[k.nfaces];
 
-		if (sscanf(s, "%d,%d,%u,%u", &f->cx, &f->cy, &f->size, &f->confidence) != 4) {
+		if (sscanf(s, "%d,%d,%u,%u,%u", &f->cx, &f->cy, &f->size, &f->confidence,
+			   &f->height) < 4) {
 			fprintf(stderr, "mock-preload: bad FDIF_MOCK_FACES '%s'\n", s);
 			exit(99);
 		}

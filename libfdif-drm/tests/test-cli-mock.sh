@@ -100,7 +100,7 @@ run stdin-pgm-json 0 "$cli" --device "$dev" --json -
 ok stdin-pgm-json-parses py '
 assert j[0]["image"] == "-" and (j[0]["width"], j[0]["height"]) == (4, 3), j'
 # through a pipe (not a file that could be seeked), among files
-run stdin-pipe 0 sh -c 'cat "$1" | "$2" --device "$3" "$4" - "$4"' sh "$photo" "$cli" "$dev" \
+run stdin-pipe 0 sh -c 'LD_PRELOAD= cat "$1" | "$2" --device "$3" "$4" - "$4"' sh "$photo" "$cli" "$dev" \
 	"$tmp/good.jpg"
 ok stdin-pipe-three [ "$(grep -c 'faces (1920x1080)$' "$tmp/out")" -eq 3 ]
 printf 'not a picture' > "$tmp/text"
@@ -129,6 +129,66 @@ ok big-photo-full-size-coordinates py '
 assert (j[0]["width"], j[0]["height"]) == (6000, 4000), j
 f = j[0]["faces"][0]
 assert (f["x"], f["y"], f["size"]) == (3000, 1631.2, 1125), f'
+
+# choosing the device: --list-devices numbers the FDIFs in the directory
+# searched, --device N and $FDIF_DEVICE (a number or a path) pick one
+: > "$tmp/accel1"	# not an FDIF: not listed, not counted
+run list-devices 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --list-devices
+ok list-devices-lines grep -qx "0 $tmp/accel0" "$tmp/out"
+ok list-devices-only-fdifs [ "$(wc -l < "$tmp/out")" -eq 1 ]
+run device-index 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 0 "$tmp/good.jpg"
+ok device-index-faces grep -q ': 2 faces' "$tmp/out"
+run device-index-none 1 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 1 "$tmp/good.jpg"
+run device-env-path 0 env FDIF_DEVICE="$dev" "$cli" "$tmp/good.jpg"
+run device-env-index 0 env FDIF_ACCEL_DIR="$tmp" FDIF_DEVICE=0 "$cli" "$tmp/good.jpg"
+run device-env-facedetect 0 env FDIF_DEVICE="$dev" "$cli" --facedetect "$tmp/good.jpg"
+rm -f "$tmp/accel1"
+
+# faces are rectangles: the text gives their width and height, --draw
+# outlines the rectangle (the fake finds one 60 wide, 30 high at 160,100
+# of the 320x240 frame: half of a 640x480 picture)
+python3 -c '
+import sys
+w, h = 640, 480
+sys.stdout.buffer.write(b"P5 %d %d 255\n" % (w, h) + bytes(w * h))' > "$tmp/grey.pgm"
+faces='160,100,60,900,30' run rect-text 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok rect-text-width-height grep -q 'face 1: x=320 y=200 width=120 height=60 size=120 ' "$tmp/out"
+faces='160,100,60,900,30' run rect-draw 0 "$cli" --device "$dev" --draw "$tmp/rect.png" "$tmp/grey.pgm"
+ok rect-draw-box python3 -c '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+idat, i = b"", 8
+while i < len(d):
+	n, t = struct.unpack(">I4s", d[i:i + 8])
+	idat += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
+	i += 12 + n
+raw, bpp = zlib.decompress(idat), 3
+stride, prev, rows = w * bpp, bytearray(w * bpp), []
+for y in range(h):
+	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+	for x in range(stride):
+		a = line[x - bpp] if x >= bpp else 0
+		b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+		p = a + b - c
+		pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+		line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+	rows.append(line)
+	prev = line
+red = lambda x, y: rows[y][3 * x] == 255 and rows[y][3 * x + 1] == 32
+# the box: 260..380 x 170..230; not the 120x120 square around it
+assert red(320, 170) and red(320, 230) and red(260, 200) and red(380, 200)
+assert not red(320, 140) and not red(320, 260)' "$tmp/rect.png"
+
+# the same photo in the facedetect mode: decoded reduced and grey as
+# well (it drew nothing), the box still in the photo's own pixels
+run facedetect-big-photo-reduced 0 env FDIF_ACCEL_DIR="$tmp" python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=sys.stdout)
+kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print("peak RSS %d KiB" % kb, file=sys.stderr)
+sys.exit(r.returncode or (kb >= 40 << 10))' "$cli" --facedetect --best "$tmp/big.jpg"
+ok facedetect-big-photo-full-size-box grep -qx '2438 1069 1125 1125' "$tmp/out"
 
 echo "1..$n"
 exit $fail

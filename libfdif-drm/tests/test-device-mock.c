@@ -47,9 +47,9 @@ static void fake_reset(void)
 	memset(&k, 0, sizeof(k));
 	k.fd = open(dev_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	g_assert_cmpint(k.fd, >=, 0);
-	k.faces[0] = (struct fake_face){ 101, 80, 25, 10, 0, 900, 1, 0x1f };
+	k.faces[0] = (struct fake_face){ 101, 80, 25, 10, 0, 900, 1, 0x1f, 0 };
 	k.faces[1] = (struct fake_face){ 250, 60, 40, 350, 0, 300, 6,
-					 DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE };
+					 DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE, 0 };
 	k.nfaces = 2;
 }
 
@@ -341,6 +341,618 @@ static void test_detect_image(void)
 	fdif_close(dev);
 }
 
+/* An open file descriptor of this process? */
+static int fd_open(int fd)
+{
+	return fcntl(fd, F_GETFD) != -1;
+}
+
+/* --- requests (LIBFDIF_DRM_2.1) ------------------------------------ */
+
+/* A request for the R8 picture @w x @h at @offset in @bo, rows @stride apart. */
+static void grey_request(struct fdif_request *r, struct fdif_bo *bo, uint32_t offset,
+			 uint32_t w, uint32_t h, uint32_t stride)
+{
+	fdif_request_init(r, sizeof(*r));
+	r->picture.fourcc = DRM_FORMAT_R8;
+	r->picture.width = w;
+	r->picture.height = h;
+	r->picture.planes[0] = (struct fdif_plane){ bo, offset, stride };
+}
+
+/* Submit @count requests, expecting @want; on success the jobs are waited for. */
+static int submit_reqs(struct fdif_device *dev, const struct fdif_request *r,
+		       unsigned int count, struct fdif_job **jobs, unsigned int max,
+		       unsigned int *n)
+{
+	unsigned int i;
+	int ret = fdif_submit_requests(dev, r, count, jobs, max, n);
+
+	if (ret) {
+		g_assert_cmpuint(*n, ==, 0);
+		for (i = 0; i < max; i++)
+			g_assert_null(jobs[i]);
+	}
+	return ret;
+}
+
+static void free_jobs(struct fdif_job **jobs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		g_assert_cmpint(fdif_job_wait(jobs[i], -1), ==, 0);
+		fdif_job_free(jobs[i]);
+	}
+}
+
+/*
+ * What the device reported, all of it: its formats (with their limits and
+ * flags) and the submission limits, size-prefixed. The OMAP4 and a later
+ * generation (k.v2: R8 and NV12 of many sizes, two classes, two
+ * directions a job). Before, only the fourccs and the grey frame were
+ * kept.
+ */
+static void test_formats(void)
+{
+	struct {
+		struct fdif_format f;
+		uint32_t later;		/* a field of a newer header */
+	} big;
+	struct fdif_limits l = { .size = sizeof(l) };
+	struct fdif_format f = { .size = sizeof(f) };
+	struct fdif_device *dev;
+	struct fdif_caps c;
+
+	fake_reset();
+	dev = open_fake();
+	g_assert_cmpint(fdif_query_limits(dev, &l), ==, 0);
+	g_assert_cmpuint(l.size, ==, sizeof(l));
+	g_assert_cmpuint(l.max_jobs, ==, 16);
+	g_assert_cmpuint(l.max_job_directions, ==, 1);
+	g_assert_cmpuint(l.max_job_classes, ==, 1);
+	g_assert_cmpuint(l.max_syncs, ==, 64);
+	g_assert_cmpuint(l.num_formats, ==, 2);
+	g_assert_cmpuint(l.classes, ==, 1);
+	g_assert_cmpuint(l.directions, ==, 7);
+	g_assert_cmpint(fdif_query_format(dev, 1, &f), ==, 0);
+	g_assert_cmpuint(f.fourcc, ==, DRM_FORMAT_R8);
+	g_assert_cmpuint(f.flags, ==, FDIF_FORMAT_PACKED_ROWS);
+	g_assert_cmpuint(f.min_width, ==, 320);
+	g_assert_cmpuint(f.max_height, ==, 240);
+	g_assert_cmpuint(f.offset_align, ==, 32);
+	fdif_close(dev);
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_query_limits(dev, &l), ==, 0);
+	g_assert_cmpuint(l.max_job_directions, ==, 2);
+	g_assert_cmpuint(l.classes, ==, 3);
+	g_assert_cmpint(fdif_query_format(dev, 0, &f), ==, 0);
+	g_assert_cmpuint(f.fourcc, ==, DRM_FORMAT_NV12);
+	g_assert_cmpuint(f.num_planes, ==, 2);
+	g_assert_cmpuint(f.flags, ==, 0);
+	g_assert_cmpint(fdif_query_format(dev, 1, &f), ==, 0);
+	g_assert_cmpuint(f.fourcc, ==, DRM_FORMAT_R8);
+	g_assert_cmpuint(f.min_width, ==, 64);
+	g_assert_cmpuint(f.max_width, ==, 640);
+	g_assert_cmpuint(f.width_align, ==, 16);
+	g_assert_cmpuint(f.min_height, ==, 48);
+	g_assert_cmpuint(f.max_height, ==, 480);
+	g_assert_cmpuint(f.height_align, ==, 2);
+	g_assert_cmpuint(f.offset_align, ==, 64);
+	g_assert_cmpuint(f.stride_align, ==, 64);
+	g_assert_cmpint(fdif_query_format(dev, 2, &f), ==, -ENOENT);
+	/* a newer caller's longer structure: what this library does not know is 0 */
+	memset(&big, 0xff, sizeof(big));
+	big.f.size = sizeof(big);
+	g_assert_cmpint(fdif_query_format(dev, 1, &big.f), ==, 0);
+	g_assert_cmpuint(big.f.size, ==, sizeof(big));
+	g_assert_cmpuint(big.f.stride_align, ==, 64);
+	g_assert_cmpuint(big.later, ==, 0);
+	f.size = 8;
+	g_assert_cmpint(fdif_query_format(dev, 1, &f), ==, -EINVAL);
+	l.size = 4;
+	g_assert_cmpint(fdif_query_limits(dev, &l), ==, -EINVAL);
+	/* the grey frame is the largest R8 picture */
+	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
+	g_assert_cmpuint(c.frame_width, ==, 640);
+	g_assert_cmpuint(c.frame_height, ==, 480);
+	g_assert_cmpuint(c.frame_stride, ==, 640);
+	g_assert_cmpuint(c.generation, ==, 2);
+	fdif_close(dev);
+}
+
+/*
+ * A device that takes no grey picture (NV12 only) opens and takes
+ * requests on its own format; the calls that need the grey frame say
+ * -ENOTSUP. Before, it could not be opened at all (-EPROTO).
+ */
+static void test_no_grey(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_image img = { 64, 48, 1, 64, NULL };
+	struct fdif_device *dev;
+	struct fdif_params p;
+	struct fdif_request r;
+	struct fdif_job *job;
+	struct fdif_bo *bo;
+	struct fdif_caps c;
+	unsigned int n;
+
+	fake_reset();
+	k.v2 = 1;
+	k.no_grey = 1;
+	g_assert_cmpint(fdif_open_path(dev_path, &dev), ==, 0);
+	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
+	g_assert_cmpuint(c.formats, ==, 0);
+	g_assert_cmpuint(c.num_formats, ==, 1);
+	g_assert_cmpuint(c.frame_width, ==, 0);
+	g_assert_cmpint(fdif_bo_create(dev, 640 * 480 * 2, &bo), ==, 0);
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_submit(dev, bo, 0, &p, &job), ==, -ENOTSUP);
+	img.pixels = g_malloc0(64 * 48);
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_FACES, &n), ==, -ENOTSUP);
+	g_free(img.pixels);
+	fdif_request_init(&r, sizeof(r));
+	r.picture.fourcc = DRM_FORMAT_NV12;
+	r.picture.width = 640;
+	r.picture.height = 480;
+	r.picture.planes[0] = (struct fdif_plane){ bo, 0, 0 };
+	r.picture.planes[1] = (struct fdif_plane){ bo, 640 * 480, 0 };
+	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	free_jobs(&job, 1);
+	r.picture.fourcc = DRM_FORMAT_R8;
+	r.picture.planes[1] = (struct fdif_plane){ NULL, 0, 0 };
+	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, -EINVAL);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+/*
+ * A picture is what the device took: any of its formats and sizes, each
+ * plane's offset and stride; one it cannot take is -EINVAL before the
+ * kernel sees it. Before, only the OMAP4's 320x240 R8 frame could be
+ * submitted.
+ */
+static void test_request_picture(void)
+{
+	struct fdif_job *jobs[4];
+	struct fdif_device *dev;
+	struct fdif_bo *bo, *small;
+	struct fdif_request r;
+	const struct drm_fdif_picture *pic = &k.jobs[0].picture;
+	unsigned int n;
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 1 << 20, &bo), ==, 0);
+	g_assert_cmpint(fdif_bo_create(dev, 4096, &small), ==, 0);
+	/* R8, the least stride (the width, rounded up to 64) */
+	grey_request(&r, bo, 0, 608, 480, 0);
+	g_assert_cmpint(fdif_request_jobs(dev, &r), ==, 1);
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 1);
+	g_assert_cmpuint(pic->fourcc, ==, DRM_FORMAT_R8);
+	g_assert_cmpuint(pic->width, ==, 608);
+	g_assert_cmpuint(pic->height, ==, 480);
+	g_assert_cmpuint(pic->planes[0].handle, ==, fdif_bo_handle(bo));
+	g_assert_cmpuint(pic->planes[0].stride, ==, 640);
+	free_jobs(jobs, n);
+	/* NV12, both planes in one BO, strides given */
+	fdif_request_init(&r, sizeof(r));
+	r.picture.fourcc = DRM_FORMAT_NV12;
+	r.picture.width = 640;
+	r.picture.height = 480;
+	r.picture.planes[0] = (struct fdif_plane){ bo, 0, 704 };
+	r.picture.planes[1] = (struct fdif_plane){ bo, 704 * 480, 704 };
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(pic->fourcc, ==, DRM_FORMAT_NV12);
+	g_assert_cmpuint(pic->planes[1].handle, ==, fdif_bo_handle(bo));
+	g_assert_cmpuint(pic->planes[1].offset, ==, 704 * 480);
+	g_assert_cmpuint(pic->planes[1].stride, ==, 704);
+	free_jobs(jobs, n);
+	g_assert_cmpuint(k.submits, ==, 2);
+
+	/* what the device cannot take: none reaches the kernel */
+#define REFUSED(...) do { \
+		__VA_ARGS__; \
+		g_assert_cmpint(fdif_request_jobs(dev, &r), ==, -EINVAL); \
+		g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL); \
+	} while (0)
+	REFUSED(grey_request(&r, bo, 0, 600, 480, 0));		/* width_align 16 */
+	REFUSED(grey_request(&r, bo, 0, 656, 480, 0));		/* wider than 640 */
+	REFUSED(grey_request(&r, bo, 0, 640, 46, 0));		/* lower than 48 */
+	REFUSED(grey_request(&r, bo, 0, 640, 47, 0));		/* height_align 2 */
+	REFUSED(grey_request(&r, bo, 32, 640, 480, 0));		/* offset_align 64 */
+	REFUSED(grey_request(&r, bo, 0, 640, 480, 672));	/* stride_align 64 */
+	REFUSED(grey_request(&r, bo, 0, 640, 480, 576));	/* stride < row */
+	REFUSED(grey_request(&r, small, 0, 640, 480, 0));	/* BO too small */
+	REFUSED(grey_request(&r, bo, (1 << 20) - 64 * 640, 640, 480, 0));
+	REFUSED(grey_request(&r, NULL, 0, 640, 480, 0));
+	REFUSED(grey_request(&r, bo, 0, 640, 480, 0); r.picture.fourcc = DRM_FORMAT_XRGB8888);
+	REFUSED(grey_request(&r, bo, 0, 640, 480, 0); r.picture.fourcc = DRM_FORMAT_NV12);
+	REFUSED(grey_request(&r, bo, 0, 640, 480, 0);
+		r.picture.planes[1] = (struct fdif_plane){ bo, 0, 0 });
+	g_assert_cmpuint(k.submits, ==, 2);
+	fdif_bo_free(small);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+
+	/* the OMAP4's packed rows: the stride is the width, or 0 for it */
+	fake_reset();
+	dev = open_fake();
+	bo = frame_bo(dev);
+	grey_request(&r, bo, 0, 320, 240, 0);
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(pic->planes[0].stride, ==, 320);
+	free_jobs(jobs, n);
+	REFUSED(grey_request(&r, bo, 0, 320, 240, 352));
+	REFUSED(grey_request(&r, bo, 0, 160, 120, 0));
+#undef REFUSED
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+/*
+ * Object classes: asked for by mask, refused unless the device detects
+ * them (few enough a job, in the directions asked); a job asked for
+ * class 1 carries it to the kernel. Before, every job was FACE.
+ */
+static void test_request_classes(void)
+{
+	struct fdif_job *jobs[4];
+	struct fdif_device *dev;
+	struct fdif_request r;
+	struct fdif_bo *bo;
+	unsigned int n;
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 640 * 480, &bo), ==, 0);
+	grey_request(&r, bo, 0, 640, 480, 0);
+	g_assert_cmpuint(r.classes, ==, 1u << FDIF_CLASS_FACE);
+	r.classes = 1u << 1;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(k.jobs[0].classes, ==, 2);
+	free_jobs(jobs, n);
+	r.directions = 1u << FDIF_DIR_RIGHT;	/* class 1 is scanned upright only */
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	r.directions = 1u << FDIF_DIR_UP;
+	r.classes = 1u << 2;			/* not a class the device has */
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	r.classes = 3;				/* two: max_job_classes is 1 */
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	r.classes = 0;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	g_assert_cmpuint(k.submits, ==, 1);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+/*
+ * A direction mask takes the fewest jobs the device allows: two on a
+ * device scanning two directions a job, three on the OMAP4 (one a job).
+ */
+static void test_request_directions(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_job *jobs[4];
+	struct fdif_device *dev;
+	struct fdif_request r;
+	struct fdif_bo *bo;
+	unsigned int n;
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 640 * 480, &bo), ==, 0);
+	grey_request(&r, bo, 0, 640, 480, 0);
+	r.directions = 7;
+	g_assert_cmpint(fdif_request_jobs(dev, &r), ==, 2);
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 2);
+	g_assert_cmpuint(k.submits, ==, 1);
+	g_assert_cmpuint(k.jobs[0].directions, ==, 3);
+	g_assert_cmpuint(k.jobs[1].directions, ==, 4);
+	/* an object without a direction is the job's first scan's */
+	g_assert_cmpint(fdif_job_result(jobs[1], f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpuint(f[1].direction, ==, FDIF_DIR_LEFT);
+	free_jobs(jobs, n);
+	/* too few jobs for them */
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 1, &n), ==, -EINVAL);
+	r.directions = 8;	/* no such direction */
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+
+	fake_reset();
+	dev = open_fake();
+	bo = frame_bo(dev);
+	grey_request(&r, bo, 0, 320, 240, 0);
+	r.directions = 5;
+	g_assert_cmpint(fdif_request_jobs(dev, &r), ==, 2);
+	r.directions = 7;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 3);
+	g_assert_cmpuint(k.jobs[0].directions, ==, 1);
+	g_assert_cmpuint(k.jobs[1].directions, ==, 2);
+	g_assert_cmpuint(k.jobs[2].directions, ==, 4);
+	free_jobs(jobs, n);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+/*
+ * fdif_detect_image()'s full scan on a device with two directions a job:
+ * two jobs, not one a direction, and a frame the device's largest grey
+ * picture. Runs on the old calls alone: before, it queued three jobs.
+ */
+static void test_detect_image_v2(void)
+{
+	struct fdif_face f[3 * FDIF_MAX_FACES];
+	struct fdif_device *dev;
+	struct fdif_image img = { 640, 480, 1, 640, NULL };
+	struct fdif_params p;
+	unsigned int n;
+
+	fake_reset();
+	k.v2 = 1;
+	k.faces[0].height = 31;		/* a face as a rectangle */
+	dev = open_fake();
+	img.pixels = g_malloc0(640 * 480);
+	fdif_params_init(&p);
+	p.direction = FDIF_DIR_ALL;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(k.submits, ==, 1);
+	g_assert_cmpuint(k.job_count, ==, 2);
+	g_assert_cmpuint(k.jobs[0].directions, ==, 3);
+	g_assert_cmpuint(k.jobs[1].directions, ==, 4);
+	g_assert_cmpuint(k.jobs[0].picture.width, ==, 640);
+	g_assert_cmpuint(n, ==, 2);
+	g_assert_cmpfloat(f[0].x, ==, 101);
+	g_assert_cmpfloat(f[0].y, ==, 80);
+	g_assert_cmpfloat(f[0].width, ==, 25);
+	g_assert_cmpfloat(f[0].height, ==, 31);
+	g_assert_cmpfloat(f[0].size, ==, 31);
+	g_free(img.pixels);
+	fdif_close(dev);
+}
+
+/*
+ * Input fences: syncobjs (binary or at a timeline point) and sync_files
+ * (each imported into a syncobj of the library's, destroyed once the
+ * kernel has the fence), for every job of the request; too many or bad
+ * ones are refused, and a kernel's refusal leaves nothing behind.
+ */
+static void test_request_in_fences(void)
+{
+	uint32_t objs[65] = { 0 };
+	uint64_t points[2] = { 0, 7 };
+	struct fdif_job *jobs[4], *prev[2];
+	struct fdif_device *dev;
+	struct fdif_request r;
+	struct fdif_bo *bo;
+	unsigned int n, destroyed;
+	int fds[2];
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 640 * 480, &bo), ==, 0);
+	/* two earlier jobs' syncobjs to wait for, and two sync_files */
+	grey_request(&r, bo, 0, 640, 480, 0);
+	r.directions = 7;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, prev, 2, &n), ==, 0);
+	objs[0] = fdif_job_syncobj(prev[0]);
+	objs[1] = fdif_job_syncobj(prev[1]);
+	fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fds[1] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	r.in_syncobjs = objs;
+	r.in_points = points;
+	r.num_in_syncobjs = 2;
+	r.in_fence_fds = fds;
+	r.num_in_fence_fds = 2;
+	destroyed = k.syncobjs_destroyed;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 2);
+	for (unsigned int i = 0; i < 2; i++) {
+		g_assert_cmpuint(k.jobs[i].in_sync_count, ==, 4);
+		g_assert_cmpuint(k.in_syncs[i][0].handle, ==, objs[0]);
+		g_assert_cmpuint(k.in_syncs[i][0].point, ==, 0);
+		g_assert_cmpuint(k.in_syncs[i][1].handle, ==, objs[1]);
+		g_assert_cmpuint(k.in_syncs[i][1].point, ==, 7);
+		g_assert_cmpuint(k.in_syncs[i][2].handle, !=, 0);
+		g_assert_cmpuint(k.in_syncs[i][3].handle, !=, 0);
+		g_assert_cmpuint(k.in_syncs[i][2].handle, !=, k.in_syncs[i][3].handle);
+		g_assert_cmpuint(k.in_syncs[i][2].handle, ==, k.in_syncs[0][2].handle);
+	}
+	g_assert_cmpuint(k.fd_imports, ==, 2);
+	g_assert_cmpint(k.imported_fds[0], ==, fds[0]);
+	g_assert_cmpint(k.imported_fds[1], ==, fds[1]);
+	g_assert_cmpuint(k.syncobjs_destroyed, ==, destroyed + 2);	/* the temporary ones */
+	g_assert_true(fd_open(fds[0]));		/* the caller's */
+	free_jobs(jobs, n);
+
+	/* a syncobj the kernel does not know: nothing queued, nothing left */
+	objs[1] = 999;
+	destroyed = k.syncobjs_destroyed;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -ENOENT);
+	g_assert_cmpuint(k.fd_imports, ==, 4);
+	/* the two temporary syncobjs and the two jobs' own */
+	g_assert_cmpuint(k.syncobjs_destroyed, ==, destroyed + 4);
+	objs[1] = fdif_job_syncobj(prev[1]);
+	/* more than max_syncs (64), missing arrays, a bad fd */
+	r.num_in_syncobjs = 63;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	r.num_in_syncobjs = 2;
+	r.in_syncobjs = NULL;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	r.in_syncobjs = objs;
+	fds[1] = -1;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
+	g_assert_cmpuint(k.fd_imports, ==, 4);
+	close(fds[0]);
+	free_jobs(prev, 2);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+}
+
+/*
+ * Several pictures in one batch, each with its own picture and params: one
+ * submission, the jobs in request order; all or nothing, at most
+ * max_jobs jobs; requests longer than the library knows are read by their
+ * size, a non-zero unknown tail refused.
+ */
+static void test_request_batch(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct {
+		struct fdif_request r;
+		uint64_t later;		/* a field of a newer header */
+	} big[2];
+	struct fdif_request r[9];
+	struct fdif_job *jobs[20];
+	struct fdif_device *dev;
+	struct fdif_bo *a, *b;
+	unsigned int n, i;
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 1 << 20, &a), ==, 0);
+	g_assert_cmpint(fdif_bo_create(dev, 320 * 240 * 2, &b), ==, 0);
+	grey_request(&r[0], a, 0, 640, 480, 0);
+	fdif_request_init(&r[1], sizeof(r[1]));
+	r[1].picture.fourcc = DRM_FORMAT_NV12;
+	r[1].picture.width = 320;
+	r[1].picture.height = 240;
+	r[1].picture.planes[0] = (struct fdif_plane){ b, 0, 320 };
+	r[1].picture.planes[1] = (struct fdif_plane){ b, 320 * 240, 320 };
+	r[1].directions = 7;
+	r[1].min_size = 32;
+	grey_request(&r[2], a, 640 * 480, 64, 48, 0);
+	r[2].classes = 1u << 1;
+	r[2].lhit = 2;
+	g_assert_cmpint(submit_reqs(dev, r, 3, jobs, 20, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 4);
+	g_assert_cmpuint(k.submits, ==, 1);
+	g_assert_cmpuint(k.job_count, ==, 4);
+	g_assert_cmpuint(k.jobs[0].picture.planes[0].handle, ==, fdif_bo_handle(a));
+	g_assert_cmpuint(k.jobs[1].picture.fourcc, ==, DRM_FORMAT_NV12);
+	g_assert_cmpuint(k.jobs[1].min_width, ==, 32);
+	g_assert_cmpuint(k.jobs[2].directions, ==, 4);
+	g_assert_cmpuint(k.jobs[3].picture.width, ==, 64);
+	g_assert_cmpuint(k.jobs[3].picture.planes[0].offset, ==, 640 * 480);
+	g_assert_cmpuint(k.jobs[3].classes, ==, 2);
+	g_assert_cmpuint(k.jobs[3].threshold, ==, 2);
+	for (i = 0; i < n; i++)
+		g_assert_cmpint(fdif_job_result(jobs[i], f, FDIF_MAX_FACES), ==, 2);
+	free_jobs(jobs, n);
+
+	/* one bad request: none queued */
+	r[1].picture.width = 330;
+	g_assert_cmpint(submit_reqs(dev, r, 3, jobs, 20, &n), ==, -EINVAL);
+	r[1].picture.width = 320;
+	/* more jobs than the caller's array, or than max_jobs (16) */
+	g_assert_cmpint(submit_reqs(dev, r, 3, jobs, 3, &n), ==, -EINVAL);
+	for (i = 0; i < 9; i++) {
+		grey_request(&r[i], a, 0, 640, 480, 0);
+		r[i].directions = 7;
+	}
+	g_assert_cmpint(submit_reqs(dev, r, 9, jobs, 20, &n), ==, -EINVAL);
+	g_assert_cmpint(submit_reqs(dev, r, 8, jobs, 20, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 16);
+	free_jobs(jobs, n);
+	g_assert_cmpint(submit_reqs(dev, r, 0, jobs, 20, &n), ==, -EINVAL);
+	g_assert_cmpuint(k.submits, ==, 2);
+
+	/* a newer caller's longer request, stepped through by its size */
+	memset(big, 0, sizeof(big));
+	grey_request(&big[0].r, a, 0, 640, 480, 0);
+	grey_request(&big[1].r, b, 0, 320, 240, 0);
+	big[0].r.size = big[1].r.size = sizeof(big[0]);
+	g_assert_cmpint(submit_reqs(dev, &big[0].r, 2, jobs, 20, &n), ==, 0);
+	g_assert_cmpuint(n, ==, 2);
+	g_assert_cmpuint(k.jobs[1].picture.planes[0].handle, ==, fdif_bo_handle(b));
+	free_jobs(jobs, n);
+	big[1].later = 1;	/* what this library cannot do */
+	g_assert_cmpint(submit_reqs(dev, &big[0].r, 2, jobs, 20, &n), ==, -E2BIG);
+	big[1].later = 0;
+	big[1].r.size = 8;
+	g_assert_cmpint(submit_reqs(dev, &big[0].r, 2, jobs, 20, &n), ==, -EINVAL);
+	fdif_bo_free(a);
+	fdif_bo_free(b);
+	fdif_close(dev);
+}
+
+/*
+ * The ROI means pixels of the picture the call is given, in every call:
+ * on a frame-sized picture fdif_submit(), fdif_submit_requests() and
+ * fdif_detect_image() give the kernel the same region; one that is not
+ * inside the picture is refused. Before, fdif_submit() passed a region
+ * outside the frame on to the kernel.
+ */
+static void test_roi_one_meaning(void)
+{
+	struct fdif_face f[3 * FDIF_MAX_FACES];
+	struct fdif_image img = { 320, 240, 1, 320, NULL };
+	struct fdif_device *dev;
+	struct fdif_request r;
+	struct fdif_params p;
+	struct fdif_job *job;
+	struct fdif_bo *frame;
+	unsigned int n;
+
+	fake_reset();
+	dev = open_fake();
+	frame = frame_bo(dev);
+	img.pixels = g_malloc0(320 * 240);
+	fdif_params_init(&p);
+	p.roi_x = 10;
+	p.roi_y = 20;
+	p.roi_width = 100;
+	p.roi_height = 80;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpuint(k.jobs[0].roi.x, ==, 10);
+	g_assert_cmpuint(k.jobs[0].roi.y, ==, 20);
+	g_assert_cmpuint(k.jobs[0].roi.width, ==, 100);
+	g_assert_cmpuint(k.jobs[0].roi.height, ==, 80);
+	free_jobs(&job, 1);
+	memset(&k.jobs[0].roi, 0, sizeof(k.jobs[0].roi));
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(k.jobs[0].roi.x, ==, 10);
+	g_assert_cmpuint(k.jobs[0].roi.y, ==, 20);
+	g_assert_cmpuint(k.jobs[0].roi.width, ==, 100);
+	g_assert_cmpuint(k.jobs[0].roi.height, ==, 80);
+	/* outside the picture, or without a size */
+	p.roi_x = 300;
+	p.roi_width = 40;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, -EINVAL);
+	p.roi_x = 10;
+	p.roi_height = 0;
+	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, -EINVAL);
+	memset(&k.jobs[0].roi, 0, sizeof(k.jobs[0].roi));
+	grey_request(&r, frame, 0, 320, 240, 0);
+	r.roi_x = 10;
+	r.roi_y = 20;
+	r.roi_width = 100;
+	r.roi_height = 80;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, 0);
+	g_assert_cmpuint(k.jobs[0].roi.x, ==, 10);
+	g_assert_cmpuint(k.jobs[0].roi.height, ==, 80);
+	free_jobs(&job, 1);
+	r.roi_y = 200;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, -EINVAL);
+	g_free(img.pixels);
+	fdif_bo_free(frame);
+	fdif_close(dev);
+}
+
 /* An imported BO is mapped through its dma-buf (here: a plain file). */
 static void test_import_map(void)
 {
@@ -414,6 +1026,119 @@ static void test_open_dir(void)
 	g_unlink(other);
 	g_rmdir(dir);
 	g_unlink(file);
+}
+
+/* The fake device, or a second FDIF (dev2): both answer as one. */
+static char *dev2_path;
+
+static int is_fake_dev(int fd)
+{
+	struct stat st, a, b;
+
+	return !fstat(fd, &st) && ((!stat(dev_path, &a) && a.st_ino == st.st_ino) ||
+				   (!stat(dev2_path, &b) && b.st_ino == st.st_ino));
+}
+
+/* Which of the two devices @dev is: 1 or 2. */
+static int which_dev(struct fdif_device *dev)
+{
+	struct stat st, a;
+
+	g_assert_cmpint(fstat(fdif_device_fd(dev), &st), ==, 0);
+	g_assert_cmpint(stat(dev_path, &a), ==, 0);
+	return st.st_ino == a.st_ino ? 1 : 2;
+}
+
+/*
+ * Choosing the device: $FDIF_DEVICE for fdif_open(), an index or a path.
+ * Nodes: accel0 (a file, no FDIF), accel2 (the first FDIF) and accel10
+ * (the second: after accel2, though "accel10" < "accel2" as strings).
+ * Before, fdif_open() took whichever FDIF readdir() gave first and had
+ * no way to be told another.
+ */
+static void test_open_env(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-env", NULL);
+	g_autofree char *n0 = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *n2 = g_build_filename(dir, "accel2", NULL);
+	g_autofree char *n10 = g_build_filename(dir, "accel10", NULL);
+	struct fdif_device *dev;
+
+	fake_reset();
+	k.is_device = is_fake_dev;
+	g_assert_true(g_file_set_contents(dev2_path, "", 0, NULL));
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_true(g_file_set_contents(n0, "", 0, NULL));
+	g_assert_cmpint(symlink(dev2_path, n10), ==, 0);
+	g_assert_cmpint(symlink(dev_path, n2), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+
+	g_unsetenv("FDIF_DEVICE");
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 1);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "1", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 2);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "0", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 1);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "2", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_assert_null(dev);
+	g_setenv("FDIF_DEVICE", n10, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpint(which_dev(dev), ==, 2);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", n0, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENODEV);
+	g_setenv("FDIF_DEVICE", "/nonexistent/accel0", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, -ENOENT);
+	g_unsetenv("FDIF_DEVICE");
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(n0);
+	g_unlink(n2);
+	g_unlink(n10);
+	g_rmdir(dir);
+	g_unlink(dev2_path);
+}
+
+/* Enumeration: index 0, 1, ... in node order, each saying its node. */
+static void test_open_index(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-idx", NULL);
+	g_autofree char *n0 = g_build_filename(dir, "accel0", NULL);
+	g_autofree char *n2 = g_build_filename(dir, "accel2", NULL);
+	g_autofree char *n10 = g_build_filename(dir, "accel10", NULL);
+	struct fdif_device *dev;
+
+	fake_reset();
+	k.is_device = is_fake_dev;
+	g_assert_true(g_file_set_contents(dev2_path, "", 0, NULL));
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_true(g_file_set_contents(n0, "", 0, NULL));
+	g_assert_cmpint(symlink(dev2_path, n10), ==, 0);
+	g_assert_cmpint(symlink(dev_path, n2), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_assert_cmpint(fdif_open_index(0, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n2);
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(1, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n10);
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(2, &dev), ==, -ENODEV);
+	g_assert_null(dev);
+	g_assert_cmpint(fdif_open_path(n10, &dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, n10);
+	fdif_close(dev);
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(n0);
+	g_unlink(n2);
+	g_unlink(n10);
+	g_rmdir(dir);
+	g_unlink(dev2_path);
 }
 
 /* A "dma-buf": a frame-sized file. */
@@ -526,12 +1251,6 @@ static void test_cloexec(void)
 	fdif_bo_free(imp);
 	fdif_bo_free(frame);
 	fdif_close(dev);
-}
-
-/* An open file descriptor of this process? */
-static int fd_open(int fd)
-{
-	return fcntl(fd, F_GETFD) != -1;
 }
 
 /*
@@ -738,15 +1457,27 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("libfdif-mock-XXXXXX", NULL);
 	dev_path = g_build_filename(tmpdir, "accel0", NULL);
+	dev2_path = g_build_filename(tmpdir, "dev2", NULL);
 	g_test_add_func("/libfdif/device/caps", test_caps);
 	g_test_add_func("/libfdif/device/caps-grown", test_caps_grown);
 	g_test_add_func("/libfdif/device/old-uapi", test_old_uapi);
 	g_test_add_func("/libfdif/device/open-dir", test_open_dir);
+	g_test_add_func("/libfdif/device/open-env", test_open_env);
+	g_test_add_func("/libfdif/device/open-index", test_open_index);
 	g_test_add_func("/libfdif/device/results", test_results);
 	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
+	g_test_add_func("/libfdif/device/formats", test_formats);
+	g_test_add_func("/libfdif/device/no-grey", test_no_grey);
+	g_test_add_func("/libfdif/device/request-picture", test_request_picture);
+	g_test_add_func("/libfdif/device/request-classes", test_request_classes);
+	g_test_add_func("/libfdif/device/request-directions", test_request_directions);
+	g_test_add_func("/libfdif/device/detect-image-v2", test_detect_image_v2);
+	g_test_add_func("/libfdif/device/request-in-fences", test_request_in_fences);
+	g_test_add_func("/libfdif/device/request-batch", test_request_batch);
+	g_test_add_func("/libfdif/device/roi-one-meaning", test_roi_one_meaning);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
 	g_test_add_func("/libfdif/device/import-twice", test_import_twice);
 	g_test_add_func("/libfdif/device/cloexec", test_cloexec);
@@ -762,6 +1493,7 @@ int main(int argc, char **argv)
 		(void)!system(cmd);
 	}
 	g_free(dev_path);
+	g_free(dev2_path);
 	g_free(tmpdir);
 	return ret;
 }

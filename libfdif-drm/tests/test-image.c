@@ -720,6 +720,25 @@ static void test_draw(void)
 	g_free(img.pixels);
 }
 
+/* A face is a rectangle: its box is drawn @width wide and @height high. */
+static void test_draw_box(void)
+{
+	struct fdif_image img;
+
+	make_image(&img, 60, 60, 3);
+	memset(img.pixels, 0, img.stride * 60);
+	fdif_image_draw_box(&img, 30, 30, 40, 20, 255, 0, 0);	/* 10..50 x 20..40 */
+	g_assert_cmpuint(img.pixels[20 * img.stride + 10 * 3], ==, 255);
+	g_assert_cmpuint(img.pixels[40 * img.stride + 50 * 3], ==, 255);
+	g_assert_cmpuint(img.pixels[30 * img.stride + 10 * 3], ==, 255);
+	/* not the 40x40 square around it */
+	g_assert_cmpuint(img.pixels[10 * img.stride + 30 * 3], ==, 0);
+	g_assert_cmpuint(img.pixels[50 * img.stride + 30 * 3], ==, 0);
+	g_assert_cmpuint(img.pixels[30 * img.stride + 30 * 3], ==, 0);
+	fdif_image_draw_box(&img, 59, 0, 300, 100, 0, 255, 0);	/* clipped */
+	g_free(img.pixels);
+}
+
 /* --- decompression bombs ------------------------------------------- */
 
 #define BOMB_HEADROOM	(256L << 20)	/* address space a load may add */
@@ -826,6 +845,73 @@ static void png_claiming(const char *src, const char *dst, unsigned int w,
 	put_be32(data + 29, crc32_png(data + 12, 17));
 	write_file(dst, data, len);
 	g_free(data);
+}
+
+/* @png (a file) with a chunk @type of @len bytes inserted at byte @at */
+static void png_insert_chunk(const char *png, size_t at, const char *type,
+			     const uint8_t *data, size_t len)
+{
+	uint8_t *in, *out;
+	gsize n;
+
+	g_assert_true(g_file_get_contents(png, (char **)&in, &n, NULL));
+	g_assert_cmpuint(at, <=, n);
+	out = g_malloc(n + 12 + len);
+	memcpy(out, in, at);
+	put_be32(out + at, (uint32_t)len);
+	memcpy(out + at + 4, type, 4);
+	memcpy(out + at + 8, data, len);
+	put_be32(out + at + 8 + len, crc32_png(out + at + 4, 4 + len));
+	memcpy(out + at + 12 + len, in + at, n - at);
+	write_file(png, out, n + 12 + len);
+	g_free(in);
+	g_free(out);
+}
+
+/*
+ * A PNG's EXIF orientation is in its eXIf chunk (the TIFF data without
+ * JPEG's "Exif\0\0"), before the image data or after it: each of the 8
+ * loads upright, as a JPEG's does; the chunk's orientation is reported.
+ */
+static void test_png_exif_orientation(void)
+{
+	static const uint8_t quad[4] = { 20, 90, 160, 230 };
+	g_autofree char *path = tmp("o.png");
+	struct fdif_image up, stored, b;
+	struct fdif_image_info info;
+	uint8_t app1[64];
+	unsigned int o, x, y, len, after;
+
+	make_image(&up, 32, 16, 1);
+	for (y = 0; y < 16; y++)
+		for (x = 0; x < 32; x++)
+			up.pixels[y * 32 + x] = quad[(y >= 8) * 2 + (x >= 16)];
+	for (after = 0; after <= 1; after++) {
+		for (o = 1; o <= 8; o++) {
+			struct stat st;
+
+			orient(&up, o == 6 ? 8 : o == 8 ? 6 : o, &stored);
+			len = exif_orientation(app1, o);
+			g_assert_cmpint(fdif_image_save_png(path, &stored), ==, 0);
+			g_free(stored.pixels);
+			g_assert_cmpint(stat(path, &st), ==, 0);
+			/* after IHDR (8 + 25 bytes), or before IEND (the last 12) */
+			png_insert_chunk(path, after ? (size_t)st.st_size - 12 : 33, "eXIf",
+					 app1 + 6, len - 6);
+			g_assert_cmpint(fdif_image_load(path, &b), ==, 0);
+			g_assert_cmpuint(b.width, ==, 32);
+			g_assert_cmpuint(b.height, ==, 16);
+			g_assert_cmpmem(b.pixels, 32 * 16, up.pixels, 32 * 16);
+			fdif_image_free(&b);
+			g_assert_cmpint(fdif_image_load_gray(path, 320, 240, &b, &info), ==, 0);
+			g_assert_cmpuint(info.orientation, ==, o);
+			g_assert_cmpuint(info.width, ==, 32);
+			g_assert_cmpuint(info.height, ==, 16);
+			g_assert_cmpmem(b.pixels, 32 * 16, up.pixels, 32 * 16);
+			fdif_image_free(&b);
+		}
+	}
+	g_free(up.pixels);
 }
 
 /*
@@ -991,10 +1077,12 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/jpeg-cmyk", test_jpeg_cmyk);
 	g_test_add_func("/libfdif/image/jpeg-warning", test_jpeg_warning);
 	g_test_add_func("/libfdif/image/exif-orientation", test_exif_orientation);
+	g_test_add_func("/libfdif/image/png-exif-orientation", test_png_exif_orientation);
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
 	g_test_add_func("/libfdif/image/load-mem", test_load_mem);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
+	g_test_add_func("/libfdif/image/draw-box", test_draw_box);
 	g_test_add_func("/libfdif/image/cloexec", test_cloexec);
 	g_test_add_func("/libfdif/image/bombs", test_bombs);
 	g_test_add_func("/libfdif/fit/area", test_fit_area);

@@ -46,7 +46,9 @@ static void usage(FILE *out)
 		"  --threshold N       only report faces of confidence >= N (0..1000)\n"
 		"  --lhit N            the device's likelihood threshold (OMAP4: 0..9; default:\n"
 		"                      the device's recommended one, 5 on OMAP4)\n"
-		"  --device PATH       the accel device (default: the first FDIF)\n"
+		"  --device DEV        the accel device: a node's path, or N for the N-th\n"
+		"                      FDIF from 0 (default: $FDIF_DEVICE, else the first)\n"
+		"  --list-devices      print the FDIFs, one line each: N and the node\n"
 		"  --help              this text\n"
 		"  --version           the version\n"
 		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
@@ -204,9 +206,11 @@ static void print_faces(const char *path, const struct fdif_image *img,
 		printf("%s: %u face%s (%ux%u)\n", path, n, n == 1 ? "" : "s",
 		       img->width, img->height);
 		for (i = 0; i < n; i++)
-			printf("  face %u: x=%.0f y=%.0f size=%.0f confidence=%u angle=%u direction=%s\n",
-			       i + 1, f[i].x, f[i].y, f[i].size, f[i].confidence,
-			       f[i].angle, dir_names[f[i].direction]);
+			printf("  face %u: x=%.0f y=%.0f width=%.0f height=%.0f size=%.0f"
+			       " confidence=%u angle=%u direction=%s\n",
+			       i + 1, f[i].x, f[i].y, f[i].width, f[i].height, f[i].size,
+			       f[i].confidence, f[i].angle,
+			       f[i].direction <= FDIF_DIR_LEFT ? dir_names[f[i].direction] : "?");
 		return;
 	}
 	o = json_object_new_object();
@@ -225,7 +229,8 @@ static void print_faces(const char *path, const struct fdif_image *img,
 				       json_object_new_int64(f[i].raw_confidence));
 		json_object_object_add(face, "angle", json_object_new_int64(f[i].angle));
 		json_object_object_add(face, "direction",
-				       json_object_new_string(dir_names[f[i].direction]));
+				       json_object_new_string(f[i].direction <= FDIF_DIR_LEFT ?
+							      dir_names[f[i].direction] : "?"));
 		json_object_object_add(face, "width", json_1f(f[i].width));
 		json_object_object_add(face, "height", json_1f(f[i].height));
 		if (f[i].object_class < sizeof(class_names) / sizeof(class_names[0]))
@@ -426,10 +431,12 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	unsigned int n, i, pick, max;
 	struct fdif_face *faces;
 	struct fdif_device *dev;
-	struct fdif_image img;
+	struct fdif_image img, full;
 	struct fdif_params p;
 	struct fdif_caps caps;
+	struct fdif_image_info info = { .scale = 1 };
 	char opt[3] = "-?";
+	int dev_ret;
 
 	opterr = 0;	/* argparse's messages, below */
 	optind = 1;
@@ -489,18 +496,32 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		return fd_usage_error(prog, "argument -s/--search: %s",
 				      "not supported on the FDIF (it finds faces, it does not compare them)");
 
-	ret = load_image(file, 0, 0, &img, NULL);
-	if (ret)
-		return fd_error(prog, 1, "cannot load input image %s", file);
-	ret = fdif_open(&dev);
-	if (!ret) {
-		ret = fdif_query_caps(dev, &caps);
-		if (ret)
+	/*
+	 * The device first, for its frame size: without -o only the faces
+	 * are wanted, and the picture is decoded as the normal mode does it,
+	 * grey and no larger than the frame needs (a JPEG reduced by
+	 * libjpeg); the faces are scaled back to the full picture's pixels.
+	 * A picture that cannot be loaded is still the first error told.
+	 */
+	dev_ret = fdif_open(&dev);
+	if (!dev_ret) {
+		dev_ret = fdif_query_caps(dev, &caps);
+		if (dev_ret)
 			fdif_close(dev);
 	}
+	ret = load_image(file, dev_ret ? 0 : caps.frame_width, dev_ret ? 0 : caps.frame_height,
+			 &img, output ? NULL : &info);
 	if (ret) {
-		const char *dir = getenv("FDIF_ACCEL_DIR");
+		if (!dev_ret)
+			fdif_close(dev);
+		return fd_error(prog, 1, "cannot load input image %s", file);
+	}
+	ret = dev_ret;
+	if (ret) {
+		const char *dir = getenv("FDIF_DEVICE");
 
+		if (!dir || !*dir)
+			dir = getenv("FDIF_ACCEL_DIR");
 		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
 			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
 		fdif_image_free(&img);
@@ -523,6 +544,21 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		fdif_image_free(&img);
 		return n ? 0 : 2;
 	}
+	if (info.scale != 1) {
+		for (i = 0; i < n; i++) {
+			faces[i].x *= info.scale;
+			faces[i].y *= info.scale;
+			faces[i].size *= info.scale;
+			faces[i].width *= info.scale;
+			faces[i].height *= info.scale;
+		}
+	}
+	full = img;
+	if (!output) {
+		/* the full picture's size, for the boxes' clamping */
+		full.width = info.width;
+		full.height = info.height;
+	}
 
 	/* --biggest: the largest box; --best: the most confident (faces[0]) */
 	pick = 0;
@@ -536,8 +572,8 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		for (i = 0; !ret && i < n; i++) {
 			int hi = (best || biggest) && i == pick;
 
-			fdif_image_draw_square(&rgb, faces[i].x, faces[i].y, faces[i].width,
-					       255, 255, hi ? 0 : 255);
+			fdif_image_draw_box(&rgb, faces[i].x, faces[i].y, faces[i].width,
+					    faces[i].height, 255, 255, hi ? 0 : 255);
 		}
 		if (!ret)
 			ret = fd_save(output, &rgb);
@@ -555,7 +591,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 
 		if ((best || biggest) && i != pick)
 			continue;
-		r = fd_rect(&faces[i], &img);
+		r = fd_rect(&faces[i], &full);
 		if (center)
 			printf("%ld %ld\n", r.x + r.w / 2, r.y + r.h / 2);
 		else
@@ -564,6 +600,38 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	free(faces);
 	fdif_image_free(&img);
 	return fflush(stdout) ? 1 : 0;
+}
+
+/* --device: a number is an index among the FDIFs, else a node's path */
+static int open_device(const char *device, struct fdif_device **dev)
+{
+	unsigned int index;
+
+	if (!device)
+		return fdif_open(dev);
+	if (!parse_uint(device, UINT_MAX, &index))
+		return fdif_open_index(index, dev);
+	return fdif_open_path(device, dev);
+}
+
+/* --list-devices: "N NODE" for each FDIF; exit 1 if there is none */
+static int list_devices(void)
+{
+	struct fdif_device *dev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; !(ret = fdif_open_index(i, &dev)); i++) {
+		printf("%u %s\n", i, fdif_device_path(dev));
+		fdif_close(dev);
+	}
+	if (!i) {
+		const char *dir = getenv("FDIF_ACCEL_DIR");
+
+		fprintf(stderr, "fdif-detect: %s: %s\n", dir && *dir ? dir : "/dev/accel",
+			fdif_strerror(ret));
+	}
+	return fflush(stdout) || !i ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -577,6 +645,7 @@ int main(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 't' },
 		{ "lhit", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
+		{ "list-devices", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -640,6 +709,8 @@ int main(int argc, char **argv)
 		case 'D':
 			device = optarg;
 			break;
+		case 'L':
+			return list_devices();
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -671,14 +742,16 @@ bad:
 		return 2;
 	}
 
-	ret = device ? fdif_open_path(device, &dev) : fdif_open(&dev);
+	ret = open_device(device, &dev);
 	if (ret) {
-		/* the node, or the directory fdif_open() searched */
+		/* the node, or the directory searched */
 		const char *dir = getenv("FDIF_ACCEL_DIR");
 
+		if (!device)
+			device = getenv("FDIF_DEVICE");
 		fprintf(stderr, "fdif-detect: %s: %s\n",
-			device ? device : dir && *dir ? dir : "/dev/accel",
-			fdif_strerror(ret));
+			device && *device && strchr(device, '/') ? device :
+			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
 		return 1;
 	}
 	ret = fdif_query_caps(dev, &caps);
@@ -703,8 +776,9 @@ bad:
 		fdif_close(dev);
 		return 2;
 	}
-	/* a full scan: one job's faces a direction, at most */
-	max = 3 * caps.max_objects;
+	/* a full scan: at most one job's faces for each direction the device scans */
+	for (k = 0, max = 0; k <= FDIF_DIR_LEFT; k++)
+		max += caps.directions & (1u << k) ? caps.max_objects : 0;
 	faces = calloc(max ? max : 1, sizeof(*faces));
 	if (!faces) {
 		fprintf(stderr, "fdif-detect: %s\n", fdif_strerror(-ENOMEM));
@@ -759,8 +833,8 @@ bad:
 
 			ret = fdif_image_to_rgb(&img, &rgb);
 			for (k = 0; !ret && k < n; k++)
-				fdif_image_draw_square(&rgb, faces[k].x, faces[k].y,
-						       faces[k].size, 255, 32, 32);
+				fdif_image_draw_box(&rgb, faces[k].x, faces[k].y,
+						    faces[k].width, faces[k].height, 255, 32, 32);
 			if (!ret)
 				ret = fdif_image_save_png(draw, &rgb);
 			if (ret) {

@@ -11,14 +11,20 @@
  *
  *	struct fdif_device *dev;
  *	struct fdif_image img;
- *	struct fdif_face faces[FDIF_MAX_RESULTS];
+ *	struct fdif_caps caps;
  *	struct fdif_params p;
  *	unsigned int n;
  *
- *	fdif_open(&dev);
+ *	fdif_open(&dev);			($FDIF_DEVICE, else the first FDIF)
+ *	fdif_query_caps(dev, &caps);
+ *	faces = calloc(caps.max_objects, sizeof(*faces));
  *	fdif_image_load("photo.jpg", &img);	(libfdif-image, <fdif/image.h>)
  *	fdif_params_init(&p);
- *	fdif_detect_image(dev, &img, &p, faces, FDIF_MAX_RESULTS, &n);
+ *	fdif_detect_image(dev, &img, &p, faces, caps.max_objects, &n);
+ *
+ * Any picture the device takes (its formats, several directions, classes,
+ * input fences, several pictures in one batch) goes through
+ * fdif_submit_requests().
  *
  * For pipelining, fdif_submit() queues a job and returns at once; several
  * jobs may be in flight, each with its own fence (fdif_job_fence_fd(),
@@ -54,9 +60,11 @@ extern "C" {
 #endif
 
 /*
- * The OMAP4 FDIF's frame and result capacity. The library asks the device
- * for its own (struct fdif_caps: frame_width, frame_height, max_objects);
- * these remain for fdif_image_fit() and for callers' fixed-size arrays.
+ * The OMAP4 FDIF's frame and result capacity, kept for programs written
+ * for it (fdif_image_fit(), callers' fixed-size arrays): the library
+ * itself never uses them, it asks the device for its own (struct
+ * fdif_caps: frame_width, frame_height, max_objects; fdif_query_format(),
+ * fdif_query_limits()). New code sizes its arrays from those.
  */
 #define FDIF_FRAME_WIDTH	320
 #define FDIF_FRAME_HEIGHT	240
@@ -65,6 +73,7 @@ extern "C" {
 
 #define FDIF_MAX_MIN_SIZES	8	/* entries of fdif_caps.min_sizes */
 #define FDIF_MAX_FORMATS	8	/* entries of fdif_caps.fourccs */
+#define FDIF_MAX_PLANES		3	/* planes of a picture: the uAPI's */
 
 /* fdif_params.lhit: the threshold the device recommends (OMAP4: 5) */
 #define FDIF_LHIT_DEFAULT	(~0u)
@@ -77,7 +86,11 @@ enum fdif_direction {
 	FDIF_DIR_ALL = 3,	/* full scan: all three, duplicates merged */
 };
 
-/** enum fdif_object_class - what an object is (fdif_face.object_class) */
+/**
+ * enum fdif_object_class - what an object is (fdif_face.object_class); in
+ * a class mask (fdif_request.classes, fdif_caps.object_classes) bit n
+ * stands for class n
+ */
 enum fdif_object_class {
 	FDIF_CLASS_FACE = 0,	/* a human face */
 };
@@ -91,8 +104,9 @@ struct fdif_job;
  * @revision: hardware revision register
  * @max_width: widest 8-bit grey picture the device takes
  * @max_height: tallest 8-bit grey picture
- * @formats: bit mask of pixel formats the library can feed (bit 0: 8-bit
- *	grey, DRM_FORMAT_R8); @fourccs lists all the device's formats
+ * @formats: bit 0 set if the device takes 8-bit grey (DRM_FORMAT_R8)
+ *	pictures: the frame fdif_submit() and fdif_detect_image() use;
+ *	@fourccs lists the device's formats, fdif_query_format() their limits
  * @object_classes: bit mask of enum fdif_object_class the device detects
  * @max_objects: most objects one job reports (OMAP4: 35)
  * @directions: bit mask of enum fdif_direction (without FDIF_DIR_ALL) in
@@ -100,7 +114,8 @@ struct fdif_job;
  * @work_size: bytes of work area a job needs (0: none)
  * @align: the larger of @offset_align and @work_align
  * @max_lhit: largest likelihood threshold (fdif_params.lhit)
- * @min_sizes: widths of the supported minimum face sizes in frame pixels,
+ * @min_sizes: widths of the supported minimum face sizes in pixels of the
+ *	picture the device looks at,
  *	smallest first (OMAP4: 20, 25, 32, 40); at most FDIF_MAX_MIN_SIZES
  * @num_min_sizes: entries in @min_sizes and @min_heights
  * @generation: the hardware generation (1: OMAP4)
@@ -118,7 +133,8 @@ struct fdif_job;
  * @roi_min_height: lowest region of interest (OMAP4: 20)
  * @roi_max_x: largest left edge of a region of interest (OMAP4: 160)
  * @roi_max_y: largest top edge of a region of interest (OMAP4: 120)
- * @max_jobs: most jobs one fdif_submit_batch() takes (OMAP4: 16)
+ * @max_jobs: most jobs one fdif_submit_batch() or fdif_submit_requests()
+ *	takes (OMAP4: 16)
  * @result_size: bytes of a job's result region
  * @object_fields: which face fields the device fills in, the uAPI's
  *	DRM_FDIF_OBJECT_* bits: 0 box, 1 angle, 2 direction, 3 confidence,
@@ -151,13 +167,27 @@ struct fdif_caps {
 };
 
 /**
- * struct fdif_params - a detection request
+ * DOC: coordinates
+ *
+ * The region of interest (fdif_params.roi_*, fdif_request.roi_*) and the
+ * faces a call reports are always in pixels of the picture that call is
+ * given: the frame BO's picture for fdif_submit() and fdif_submit_batch()
+ * (fdif_caps.frame_width x frame_height), fdif_request.picture for
+ * fdif_submit_requests(), the struct fdif_image for fdif_detect_image().
+ * A region all 0 is the whole picture; otherwise it must have a width and
+ * a height and lie inside the picture (fdif_detect_image() clips it to
+ * the picture and widens it to what the device takes).
+ */
+
+/**
+ * struct fdif_params - a detection request on the device's grey frame
  * @direction: enum fdif_direction
- * @min_size: smallest face in frame pixels: one of fdif_caps.min_sizes, or
- *	0 for the smallest the device takes
+ * @min_size: smallest face in pixels of the picture the device looks at
+ *	(for fdif_detect_image(): the frame it is fitted into): one of
+ *	fdif_caps.min_sizes, or 0 for the smallest the device takes
  * @lhit: likelihood threshold, 0..fdif_caps.max_lhit, larger is stricter;
  *	FDIF_LHIT_DEFAULT for fdif_caps.default_lhit
- * @roi_x: region of interest in frame pixels (all 0: the whole frame)
+ * @roi_x: region of interest (DOC: coordinates; all 0: the whole picture)
  * @roi_y: ...
  * @roi_width: ...
  * @roi_height: ...
@@ -172,7 +202,7 @@ struct fdif_params {
 /**
  * struct fdif_face - one face
  * @x: center column: the box's left edge plus half its width (rounded
- *	down in frame pixels, which is the OMAP4's own center)
+ *	down in the submitted picture's pixels, the OMAP4's own center)
  * @y: center row, likewise
  * @size: side of the face square: the larger of @width and @height
  * @angle: in-plane rotation in degrees, clockwise, 0 = upright
@@ -183,11 +213,14 @@ struct fdif_params {
  * @height: height of the face's box (equal to @width on the OMAP4)
  * @object_class: enum fdif_object_class
  *
- * Coordinates are frame pixels from fdif_job_result(), and picture pixels
- * of the original image from fdif_detect_image(). The box's left edge is
- * @x - @width / 2 in frame pixels (integer division), its top edge
- * @y - @height / 2. Fields the device does not fill in
- * (fdif_caps.object_fields) are 0.
+ * Coordinates are pixels of the picture the call was given (DOC:
+ * coordinates): the submitted picture's from fdif_job_result(), the
+ * original image's from fdif_detect_image(). The face is a rectangle,
+ * @width x @height (square only on a device that finds square faces, as
+ * the OMAP4): its left edge is @x - @width / 2 in the submitted
+ * picture's pixels (integer division), its top edge @y - @height / 2;
+ * draw and report @width and @height, not @size. Fields the device does
+ * not fill in (fdif_caps.object_fields) are 0.
  */
 struct fdif_face {
 	double x, y, size;
@@ -202,20 +235,31 @@ struct fdif_face {
 /* Devices */
 
 /**
- * fdif_open() - the first /dev/accel/accel* ($FDIF_ACCEL_DIR/accel* if set)
- * whose driver is "fdif"
- * Return: 0; if none was opened, -EPROTO if an FDIF does not answer the
- * queries this library needs, else the open()'s errno of a node that could
- * not be opened (e.g. -EACCES: it may be the FDIF), else -ENODEV (no such
- * directory, no FDIF in it); the directory's own errno (opendir()) if it
- * cannot be read.
+ * fdif_open() - the device $FDIF_DEVICE names, else the first FDIF
+ * $FDIF_DEVICE is a number (an index for fdif_open_index()) or a node's
+ * path (fdif_open_path()); unset or empty, fdif_open_index(0).
+ * Return: what fdif_open_index() or fdif_open_path() returns.
  */
 int fdif_open(struct fdif_device **dev);
 /**
+ * fdif_open_index() - the @index-th FDIF (from 0) among the nodes
+ * /dev/accel/accel<N> ($FDIF_ACCEL_DIR/accel<N> if set), in the order of N
+ * To list the devices, open 0, 1, ... until -ENODEV; fdif_device_path()
+ * says which node each is.
+ * Return: 0; if it was not opened, -EPROTO if an FDIF does not answer the
+ * queries this library needs, else the open()'s errno of a node that could
+ * not be opened (e.g. -EACCES: it may be an FDIF), else -ENODEV (no such
+ * directory, not that many FDIFs in it); the directory's own errno
+ * (scandir()) if it cannot be read.
+ */
+int fdif_open_index(unsigned int index, struct fdif_device **dev);
+/**
  * fdif_open_path() - a given device node
  * Return: 0, -ENODEV if it is not an FDIF, -EPROTO if it does not answer
- * the queries this library needs (a kernel with another fdif uAPI) or
- * takes no 8-bit grey pictures, or the open()'s errno.
+ * the queries this library needs (a kernel with another fdif uAPI), or
+ * the open()'s errno. A device that takes no 8-bit grey picture opens
+ * (fdif_caps.formats bit 0 clear, no frame): fdif_submit_requests() on
+ * its own formats drives it.
  */
 int fdif_open_path(const char *path, struct fdif_device **dev);
 /**
@@ -227,6 +271,8 @@ int fdif_open_path(const char *path, struct fdif_device **dev);
 void fdif_close(struct fdif_device *dev);
 /** fdif_device_fd() - the DRM file descriptor, for syncobj users */
 int fdif_device_fd(const struct fdif_device *dev);
+/** fdif_device_path() - the node @dev was opened by; owned by @dev */
+const char *fdif_device_path(const struct fdif_device *dev);
 /** fdif_query_caps() - what the device answered to the queries at open */
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps);
 
@@ -273,9 +319,9 @@ void fdif_params_init(struct fdif_params *p);
  * The frame is fdif_caps.frame_width x frame_height pixels, rows
  * fdif_caps.frame_stride bytes apart (OMAP4: 320x240, 320); @offset is
  * aligned to fdif_caps.offset_align. @p->direction must not be
- * FDIF_DIR_ALL.
- * Return: 0, or -EINVAL for a bad parameter (also from the kernel: a
- * picture BO too small, a misaligned offset...).
+ * FDIF_DIR_ALL. fdif_submit_requests() with one request on that picture.
+ * Return: 0, -EINVAL for a bad parameter (a picture BO too small, a
+ * misaligned offset...), -ENOTSUP if the device takes no grey frame.
  */
 int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
 		uint32_t offset, const struct fdif_params *p,
@@ -291,6 +337,190 @@ int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
 int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
 		      uint32_t offset, const struct fdif_params *params,
 		      unsigned int count, struct fdif_job **jobs);
+/*
+ * Requests: any picture the device takes, several directions and classes,
+ * input fences, several pictures in one batch (LIBFDIF_DRM_2.1).
+ * fdif_submit() and fdif_submit_batch() are these on the device's grey
+ * frame.
+ */
+
+/* struct fdif_format.flags: a plane's stride must be its row's bytes */
+#define FDIF_FORMAT_PACKED_ROWS	(1u << 0)
+
+/**
+ * struct fdif_format - a picture format the device takes
+ * @size: set by the caller: sizeof(struct fdif_format)
+ * @fourcc: DRM_FORMAT_* (drm_fourcc.h)
+ * @num_planes: planes a picture of it has, 1..FDIF_MAX_PLANES
+ * @flags: FDIF_FORMAT_*
+ * @min_width: narrowest picture
+ * @max_width: widest picture
+ * @width_align: the width is a multiple of it
+ * @min_height: lowest picture
+ * @max_height: tallest picture
+ * @height_align: the height is a multiple of it
+ * @offset_align: alignment of each plane's offset in its BO
+ * @stride_align: alignment of each plane's stride
+ *
+ * Size-prefixed: the library fills in the first @size bytes it knows and
+ * zeroes the rest, so that the structure can grow at its end.
+ */
+struct fdif_format {
+	uint32_t size;
+	uint32_t fourcc;
+	uint32_t num_planes;
+	uint32_t flags;
+	uint32_t min_width, max_width, width_align;
+	uint32_t min_height, max_height, height_align;
+	uint32_t offset_align, stride_align;
+};
+
+/**
+ * fdif_query_format() - the device's @index-th picture format (from 0)
+ * Return: 0, -ENOENT past the last one, -EINVAL if @fmt->size is smaller
+ * than the structure's first version (up to @stride_align).
+ */
+int fdif_query_format(struct fdif_device *dev, unsigned int index,
+		      struct fdif_format *fmt);
+
+/**
+ * struct fdif_limits - what one submission may ask for
+ * @size: set by the caller: sizeof(struct fdif_limits)
+ * @max_jobs: most jobs one fdif_submit_requests() queues
+ * @max_job_directions: most directions one job scans (OMAP4: 1); a
+ *	request's direction mask takes this many a job
+ * @max_job_classes: most object classes one request asks for
+ * @max_syncs: most input fences (syncobjs and sync_files) a request waits for
+ * @num_formats: picture formats (fdif_query_format())
+ * @classes: mask of enum fdif_object_class the device detects
+ * @directions: mask of enum fdif_direction it scans faces in
+ *
+ * Size-prefixed, as struct fdif_format.
+ */
+struct fdif_limits {
+	uint32_t size;
+	uint32_t max_jobs;
+	uint32_t max_job_directions;
+	uint32_t max_job_classes;
+	uint32_t max_syncs;
+	uint32_t num_formats;
+	uint32_t classes;
+	uint32_t directions;
+};
+
+/** fdif_query_limits() - fill in @limits; -EINVAL for a too small @size */
+int fdif_query_limits(struct fdif_device *dev, struct fdif_limits *limits);
+
+/**
+ * struct fdif_plane - one plane of a picture
+ * @bo: the BO holding it (planes may share one); NULL for a plane the
+ *	format does not have
+ * @offset: bytes from the BO's start to the plane's first row, a multiple
+ *	of fdif_format.offset_align
+ * @stride: bytes from one row to the next, a multiple of
+ *	fdif_format.stride_align; 0 for the least the format allows
+ */
+struct fdif_plane {
+	struct fdif_bo *bo;
+	uint32_t offset;
+	uint32_t stride;
+};
+
+/**
+ * struct fdif_picture - a picture in BOs
+ * @fourcc: its format, one of fdif_query_format()'s
+ * @width: in pixels, within the format's limits and a multiple of its
+ *	width_align
+ * @height: likewise
+ * @planes: the format's planes, in its plane order; the rest all zero
+ */
+struct fdif_picture {
+	uint32_t fourcc;
+	uint32_t width, height;
+	struct fdif_plane planes[FDIF_MAX_PLANES];
+};
+
+/**
+ * struct fdif_request - one picture to look at, and what to look for
+ * @size: sizeof(struct fdif_request), set by fdif_request_init()
+ * @picture: the picture
+ * @classes: mask of enum fdif_object_class to look for: classes the
+ *	device detects (fdif_limits.classes), at most max_job_classes
+ * @directions: mask of enum fdif_direction (bit n: direction n, not
+ *	FDIF_DIR_ALL) to scan, each scanned by every class asked for; the
+ *	library splits it into the fewest jobs, max_job_directions a job
+ * @min_size: smallest object width in @picture's pixels, one of
+ *	fdif_caps.min_sizes, or 0 for the smallest
+ * @lhit: threshold as in struct fdif_params
+ * @roi_x: region of interest in @picture's pixels (DOC: coordinates)
+ * @roi_y: ...
+ * @roi_width: ...
+ * @roi_height: ...
+ * @in_syncobjs: DRM syncobj handles (on fdif_device_fd()) the jobs wait
+ *	for, or NULL
+ * @in_points: their timeline points (0: a binary syncobj), or NULL for
+ *	all binary
+ * @num_in_syncobjs: entries of @in_syncobjs
+ * @in_fence_fds: sync_file fds the jobs wait for, or NULL; they stay the
+ *	caller's
+ * @num_in_fence_fds: entries of @in_fence_fds
+ *
+ * Each syncobj must hold a fence (at its point) when submitted; a fence
+ * that ends in an error cancels the jobs (their result: -ECANCELED). All
+ * the input fences together are at most fdif_limits.max_syncs.
+ */
+struct fdif_request {
+	uint32_t size;
+	struct fdif_picture picture;
+	uint32_t classes;
+	uint32_t directions;
+	unsigned int min_size;
+	unsigned int lhit;
+	unsigned int roi_x, roi_y, roi_width, roi_height;
+	const uint32_t *in_syncobjs;
+	const uint64_t *in_points;
+	unsigned int num_in_syncobjs;
+	const int *in_fence_fds;
+	unsigned int num_in_fence_fds;
+};
+
+/**
+ * fdif_request_init() - zero @size bytes of @req and set its defaults:
+ * faces (FDIF_CLASS_FACE), upright (FDIF_DIR_UP), the smallest minimum
+ * size, the recommended threshold, the whole picture, no input fences
+ * @size: sizeof(*@req) as the caller knows it
+ */
+void fdif_request_init(struct fdif_request *req, size_t size);
+/**
+ * fdif_request_jobs() - how many jobs @req takes (its direction mask split
+ * max_job_directions a job), checking it as fdif_submit_requests() does
+ * Return: the number of jobs, or -EINVAL for a request the device cannot
+ * take (a picture outside its formats' limits, a plane too small for its
+ * BO, a class or direction it does not scan, ...).
+ */
+int fdif_request_jobs(struct fdif_device *dev, const struct fdif_request *req);
+/**
+ * fdif_submit_requests() - queue the jobs of @count requests in one call
+ * @reqs: @count requests, reqs[0].size bytes apart (an array of struct
+ *	fdif_request), each made by fdif_request_init() with that size
+ * @jobs: out, the jobs in request order, each request's directions in
+ *	ascending order (fdif_request_jobs() of each)
+ * @max_jobs: entries of @jobs
+ * @num_jobs: out, the jobs queued
+ *
+ * All or nothing: every request is checked against what the device
+ * reported before anything is queued; on an error no job is queued and
+ * @jobs are NULL. The jobs run in array order; each has its own fence and
+ * result (in its picture's pixels), as from fdif_submit().
+ * Return: 0, -EINVAL for a request the device cannot take, a @count of 0,
+ * more jobs than @max_jobs or than fdif_limits.max_jobs, -E2BIG for a
+ * request longer than this library knows with a non-zero tail, or an
+ * error of the kernel's (-ENOENT: an unknown syncobj...).
+ */
+int fdif_submit_requests(struct fdif_device *dev, const struct fdif_request *reqs,
+			 unsigned int count, struct fdif_job **jobs,
+			 unsigned int max_jobs, unsigned int *num_jobs);
+
 /** fdif_job_fence_fd() - sync_file fd, POLLIN when done; owned by @job */
 int fdif_job_fence_fd(const struct fdif_job *job);
 /** fdif_job_syncobj() - DRM syncobj signalled when done; owned by @job */
@@ -302,8 +532,8 @@ uint32_t fdif_job_syncobj(const struct fdif_job *job);
  */
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns);
 /**
- * fdif_job_result() - the faces of a finished job, in frame pixels, most
- * confident first; at most @max of them
+ * fdif_job_result() - the faces of a finished job, in its picture's
+ * pixels, most confident first; at most @max of them
  * Return: the number of faces, the job's error (-EIO, -ETIMEDOUT,
  * -ECANCELED, -ENODEV), -EBUSY if the job is not done yet, or -EPROTO for
  * a result this library cannot read.
@@ -384,11 +614,11 @@ void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *face);
 unsigned int fdif_merge_faces(struct fdif_face *faces, unsigned int n);
 
 /**
- * fdif_detect_image() - everything: fit into the device's frame, submit
- * (for FDIF_DIR_ALL one job a direction the device scans, in one batch),
- * wait, merge, map back to @img's coordinates
- * @roi coordinates in @p are in picture pixels here.
- * Return: 0 and *@count faces, or a negative errno.
+ * fdif_detect_image() - everything: fit into the device's grey frame,
+ * submit (for FDIF_DIR_ALL every direction the device scans, in the
+ * fewest jobs, in one batch), wait, merge, map back to @img's pixels
+ * Return: 0 and *@count faces, or a negative errno (-ENOTSUP if the
+ * device takes no grey frame).
  */
 int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 		      const struct fdif_params *p, struct fdif_face *faces,

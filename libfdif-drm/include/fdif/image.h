@@ -39,8 +39,10 @@ extern "C" {
  * progressive one of more than about 170 Mpixel 4:2:0).
  * JPEG: YCbCr, grey, CMYK and YCCK (Adobe, inverted CMYK as Photoshop
  * writes it) pictures, to RGB or grey; libjpeg's warnings about bytes it
- * skips are not errors, a file that ends early is (-EBADMSG). Its EXIF
- * orientation (APP1, by libexif) is applied: the picture is upright.
+ * skips are not errors, a file that ends early is (-EBADMSG).
+ * The EXIF orientation of a JPEG (APP1) or a PNG (its eXIf chunk, before
+ * or after the image data), read by libexif, is applied: the picture is
+ * upright.
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 /**
@@ -92,7 +94,17 @@ int fdif_image_load_gray_mem(const void *data, size_t size,
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
 /** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
 int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst);
-/** fdif_image_draw_square() - outline a face in an RGB image */
+/**
+ * fdif_image_draw_box() - outline a face's rectangle in an RGB image: the
+ * @width x @height box around @cx, @cy (struct fdif_face's x, y, width,
+ * height), clipped to the image (LIBFDIF_IMAGE_1.1)
+ */
+void fdif_image_draw_box(struct fdif_image *img, double cx, double cy,
+			 double width, double height, uint8_t r, uint8_t g, uint8_t b);
+/**
+ * fdif_image_draw_square() - fdif_image_draw_box() of a @size x @size
+ * square; faces are rectangles, draw those
+ */
 void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
 			    double size, uint8_t r, uint8_t g, uint8_t b);
 
