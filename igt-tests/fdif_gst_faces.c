@@ -8,12 +8,16 @@
  * Runs PIPELINE (gst-launch-1.0 syntax) followed by a fakesink, prints
  * each "facedetect" element message (posted alike by gst-plugins-bad's
  * facedetect and by fdiffacedetect) as "faces TIME N x y w h ...", and at
- * the end the frames that reached the sink, the frames per second and the
- * CPU time a frame took (this process: source, detector and sink). Stops
+ * the end the frames that reached the sink, the frames per second, the
+ * CPU time a frame took (this process: source, detector and sink),
+ * when the detector is fdiffacedetect, how busy it kept the FDIF (its DRM
+ * file's drm-engine-fdif time in fdinfo over the wall time), and how many
+ * messages came, how many with faces. Stops
  * after FRAMES frames (default 100) with an EOS, or at the pipeline's own
  * EOS or error (exit status 1, with the error's text). Not a test: the
  * camera demo (scripts/demo.sh --camera) and scripts/bench-camera.sh run it.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,8 @@ static struct {
 	guint frames, want;
 	gboolean quiet;
 	gdouble t0, t1;
+	gdouble busy0, busy1;
+	guint messages, with_faces;
 	gint status;
 	GMainLoop *loop;
 } run;
@@ -55,14 +61,54 @@ static gboolean send_eos(gpointer data)
 	return G_SOURCE_REMOVE;
 }
 
+/* seconds the FDIF was busy for this process's DRM files (fdinfo), or -1 */
+static gdouble engine_busy(void)
+{
+	char path[300], target[64], line[128];
+	unsigned long long ns, sum = 0;
+	gboolean any = FALSE;
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/fd");
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		FILE *f;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (strncmp(target, "/dev/accel/accel", 16))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fdinfo/%s", de->d_name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "drm-engine-fdif: %llu ns", &ns) == 1) {
+				sum += ns;
+				any = TRUE;
+			}
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return any ? sum / 1e9 : -1;
+}
+
 static void on_handoff(GstElement *sink, GstBuffer *buf, GstPad *pad, gpointer data)
 {
-	if (!run.frames)
+	if (!run.frames) {
 		run.t0 = now();
+		run.busy0 = engine_busy();
+	}
 	run.t1 = now();
 	/* the EOS goes from the main loop: not from the streaming thread */
-	if (++run.frames == run.want)
+	if (++run.frames == run.want) {
+		run.busy1 = engine_busy();
 		g_idle_add(send_eos, NULL);
+	}
 }
 
 static void print_faces(const GstStructure *s)
@@ -94,8 +140,16 @@ static gboolean on_message(GstBus *bus, GstMessage *m, gpointer data)
 
 	switch (GST_MESSAGE_TYPE(m)) {
 	case GST_MESSAGE_ELEMENT:
-		if (!run.quiet && gst_message_has_name(m, "facedetect"))
-			print_faces(gst_message_get_structure(m));
+		if (gst_message_has_name(m, "facedetect")) {
+			const GValue *faces = gst_structure_get_value(
+				gst_message_get_structure(m), "faces");
+
+			run.messages++;
+			run.with_faces += faces && GST_VALUE_HOLDS_LIST(faces) &&
+					  gst_value_list_get_size(faces) > 0;
+			if (!run.quiet)
+				print_faces(gst_message_get_structure(m));
+		}
 		break;
 	case GST_MESSAGE_ERROR:
 		gst_message_parse_error(m, &err, &dbg);
@@ -124,6 +178,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	run.want = 100;
+	run.busy0 = run.busy1 = -1;
 	while ((opt = getopt(argc, argv, "n:q")) != -1) {
 		switch (opt) {
 		case 'n': run.want = strtoul(optarg, NULL, 0); break;
@@ -156,10 +211,13 @@ int main(int argc, char **argv)
 		run.status = 1;
 	g_main_loop_run(run.loop);
 	gst_element_set_state(run.pipeline, GST_STATE_NULL);
-	fprintf(stderr, "fdif-gst-faces: %u frames in %.2f s: %.1f frames/s, %.1f ms CPU a frame\n",
+	fprintf(stderr, "fdif-gst-faces: %u frames in %.2f s: %.1f frames/s, %.1f ms CPU a frame",
 		run.frames, run.t1 - run.t0,
 		run.frames > 1 ? (run.frames - 1) / (run.t1 - run.t0) : 0.0,
 		run.frames ? (cpu_seconds() - cpu0) * 1000 / run.frames : 0.0);
+	if (run.busy0 >= 0 && run.busy1 >= 0 && run.t1 > run.t0)
+		fprintf(stderr, ", FDIF busy %.0f%%", 100 * (run.busy1 - run.busy0) / (run.t1 - run.t0));
+	fprintf(stderr, "; %u facedetect messages, %u with faces\n", run.messages, run.with_faces);
 	gst_object_unref(sink);
 	gst_object_unref(run.pipeline);
 	return run.status || run.frames < run.want;

@@ -63,6 +63,9 @@ progress "running the host detector benchmark (ours against OpenCV)"
 report="$(/usr/bin/python3 "$FDIF_ROOT/bench/report.py" "$share/out")"
 printf '%s\n' "$report"
 if [ -n "$write_docs" ]; then
-	printf '%s\n' "$report" > "$FDIF_ROOT/docs/performance.md"
+	# keeping the Camera section, scripts/bench-camera.sh's
+	camera=$(sed -n '/^## Camera$/,/^## /{/^## /!p;/^## Camera$/p}' "$FDIF_ROOT/docs/performance.md")
+	{ printf '%s\n' "$report"; [ -z "$camera" ] || printf '\n%s\n' "$camera"; } \
+		> "$FDIF_ROOT/docs/performance.md"
 	progress "wrote docs/performance.md"
 fi

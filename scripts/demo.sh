@@ -2,12 +2,15 @@
 # The main job: detect the faces in photos on the emulated FDIF.
 #
 #   scripts/demo.sh [--out DIR] [PHOTO|FOLDER ...]
+#   scripts/demo.sh --camera [--frames N] [--out DIR] [PHOTO|FOLDER ...]
 #
 # See usage() below. It builds what is not cached (QEMU with the emulated
 # FDIF, the kernel with the driver, fdif-detect for the guest), boots the
 # arm64 guest once, shares a host folder into it (virtio-9p), runs
-# fdif-detect there once on each photo and prints the faces. Nothing it
-# needs comes from a test target.
+# fdif-detect there once on each photo and prints the faces; or, with
+# --camera, streams the photos through the guest's camera into a
+# GStreamer pipeline with fdiffacedetect. Nothing it needs comes from a
+# test target.
 . "$(dirname "$0")/lib.sh"
 
 SAMPLE=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
@@ -15,6 +18,7 @@ SAMPLE=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
 usage() {
 	cat <<EOF
 usage: scripts/demo.sh [--out DIR] [PHOTO|FOLDER ...]
+       scripts/demo.sh --camera [--frames N] [--out DIR] [PHOTO|FOLDER ...]
 
 Detect the faces in photos on the emulated OMAP4 FDIF: QEMU with the
 device, the Linux kernel with the fdif accel driver, and fdif-detect
@@ -23,6 +27,13 @@ device, the Linux kernel with the fdif accel driver, and fdif-detect
   PHOTO       a PGM, PPM, PNG or JPEG file of any size
   FOLDER      every such file in the folder (not its subfolders)
   --out DIR   where the results go (default: out/ in the clone)
+  --camera    a camera stream instead: the photos (fitted into 320x240 grey
+              frames) are shown in turn, 2 s each, on the guest's camera
+              (vivid, its output looped to its input); a GStreamer pipeline,
+              v4l2src io-mode=dmabuf ! fdiffacedetect, reads it and prints the
+              faces of every frame (camera pixels: x y w h) and the frames
+              per second; DIR/camera.txt keeps them
+  --frames N  camera frames to take (default 150)
   --help      this text
 
 Without a photo it uses the bundled sample, the astronaut photograph of
@@ -39,12 +50,19 @@ EOF
 
 out="$FDIF_ROOT/out"
 photos=()
+camera= frames=150
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
 	--out)
 		[ $# -ge 2 ] || { usage >&2; exit 2; }
 		out=$2
+		shift
+		;;
+	--camera) camera=1 ;;
+	--frames)
+		[ $# -ge 2 ] && [[ "$2" =~ ^[1-9][0-9]{0,4}$ ]] || { usage >&2; exit 2; }
+		frames=$2
 		shift
 		;;
 	--) shift; break ;;
@@ -109,6 +127,44 @@ for f in /mnt/in/*; do
 	echo $? > "/mnt/out/$id.rc"
 done
 RUN
+
+if [ -n "$camera" ]; then
+	# the camera: fdif-vivid-feed shows the photos on vivid's looped
+	# output; fdiffacedetect reads the capture side's dma-bufs
+	cat > "$share/run.sh" <<RUN
+#!/bin/sh
+fdif-vivid-feed -s 2 /mnt/in/* > /tmp/feed.log 2>&1 &
+feeder=\$!
+i=0
+while ! grep -q '^capture ' /tmp/feed.log && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+node=\$(sed -n 's/^capture //p' /tmp/feed.log)
+fdif-gst-faces -n $frames "v4l2src device=\$node io-mode=dmabuf ! video/x-raw,format=GRAY8,width=320,height=240 ! fdiffacedetect display=false" > /mnt/out/camera.txt 2> /mnt/out/camera.err
+echo \$? > /mnt/out/camera.rc
+kill \$feeder
+wait
+cp /tmp/feed.log /mnt/out/feed.log
+RUN
+	progress "streaming ${#inputs[@]} photo(s) through the guest's camera into fdiffacedetect"
+	log_dir="$FDIF_BUILD/demo-guest"
+	set +e
+	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh \
+		--out "$log_dir" --timeout 600 > "$log_dir/harness.log" 2>&1
+	hrc=$?
+	set -e
+	[ -f "$share/out/camera.rc" ] ||
+		die "the guest did not run the camera (exit $hrc): see $log_dir/console.log"
+	# faces TIME N x y w h ...: one line a frame
+	awk '$1 == "faces" {
+		printf "frame at %s: %d face(s)", $2, $3
+		for (i = 4; i + 3 <= NF; i += 4) printf "  %s,%s %sx%s", $i, $(i + 1), $(i + 2), $(i + 3)
+		printf "\n" }' "$share/out/camera.txt"
+	sed 's/^fdif-gst-faces: //' "$share/out/camera.err"
+	cp "$share/out/camera.txt" "$out/camera.txt"
+	echo "  -> $out/camera.txt"
+	[ "$(cat "$share/out/camera.rc")" = 0 ] && [ "$hrc" -eq 0 ] ||
+		die "the camera pipeline failed: see $share/out/camera.err and $log_dir/console.log"
+	exit 0
+fi
 
 progress "running fdif-detect in the guest on ${#inputs[@]} photo(s)"
 harness_log="$log_dir/harness.log"

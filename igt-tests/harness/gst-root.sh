@@ -7,12 +7,18 @@
 #	(that package is not multi-arch: installing it for arm64 would
 #	remove the host's; everything else comes from the multiarch arm64
 #	packages run-guest.sh installs)
-#   gst-root.sh ROOT [PROGRAM...]
+#   gst-root.sh [--opencv] ROOT [PROGRAM...]
 #	puts into the guest's root ROOT the GStreamer tools (gst-launch-1.0,
 #	gst-inspect-1.0), the plugins a camera pipeline needs, and every
 #	shared library they and the PROGRAMs (already in ROOT) need, with
 #	the dynamic loader, at Debian's own paths (so GStreamer's compiled-in
 #	plugin and scanner paths hold). No maintainer script runs.
+#	--opencv adds gst-plugins-bad's facedetect (gstreamer1.0-opencv) and
+#	its cascades, for scripts/bench-camera.sh: the arm64 .debs of the
+#	element and of every library it needs, found through the host's
+#	own (amd64) installation of the same packages (libopencv-dev), are
+#	unpacked in the cache; installing them for arm64 would remove the
+#	host's OpenCV. About 100 MB more: not for the test runs.
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 triplet=aarch64-linux-gnu
@@ -72,15 +78,67 @@ put() { # put SRC [DEST]
 # the library NAME from the arm64 library directories
 find_lib() {
 	local d
+	local d
 	for d in "${libdirs[@]}"; do
 		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
-	return 1
+	[ -n "$opencv" ] || return 1
+	# the arm64 build of the host package that has this library
+	local pkg= ver host ma p
+	host=$(dpkg --print-architecture)
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	# (through update-alternatives' links too: liblapack.so.3, libblas.so.3)
+	for p in "/usr/lib/$ma/$1" "/lib/$ma/$1"; do
+		[ -e "$p" ] || continue
+		[ -n "$pkg" ] || pkg=$(dpkg -S "$(readlink -f "$p")" 2>/dev/null |
+				       sed -n '1s/:.*//p') || true
+	done
+	# (or wherever else its package put it: libarmadillo.so.11 is in /usr/lib)
+	[ -n "$pkg" ] || pkg=$(dpkg -S "*/$1" 2>/dev/null | grep "/$1\$" |
+			       sed -n '1s/[:,].*//p') || true
+	[ -n "$pkg" ] || return 1
+	ver=$(dpkg-query -W -f '${Version}' "$pkg:$host") || return 1
+	extract "$pkg" "$ver" >&2 || return 1
+	for d in "${libdirs[@]}"; do
+		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	# an alternative's library, in a subdirectory of the unpacked tree
+	p=$(find "$extra" -name "$1" \( -type f -o -type l \) | head -1)
+	[ -n "$p" ] && echo "$p"
 }
 
+# unpack PKG:arm64=VER into $extra (the benchmark's own arm64 files)
+extract() { # extract PKG VER
+	local dir="$FDIF_CACHE/guest/debs" deb
+	deb="$dir/$1_${2//:/%3a}_arm64.deb"
+	if [ ! -f "$deb" ]; then
+		progress "downloading $1:arm64 ($2)"
+		mkdir -p "$dir"
+		# that version, or (not built for arm64 yet) apt's candidate
+		(cd "$dir" && chmod 0777 . && { apt-get download -qq "$1:arm64=$2" ||
+			apt-get download -qq "$1:arm64"; }) >/dev/null 2>&1 ||
+			die "cannot download $1:arm64"
+		deb=$(ls "$dir/$1"_*_arm64.deb | tail -1)
+	fi
+	dpkg -x "$deb" "$extra"
+}
+
+opencv=
+if [ "${1:-}" = --opencv ]; then
+	opencv=1
+	shift
+fi
 root=$1
 shift
 queue=()
+if [ -n "$opencv" ]; then
+	extra="$root.opencv-debs"
+	rm -rf "$extra" && mkdir -p "$extra"
+	libdirs+=("$extra/usr/lib/$triplet" "$extra/lib/$triplet")
+	ver=$(apt-cache policy gstreamer1.0-opencv:arm64 | sed -n 's/^ *Candidate: //p')
+	extract gstreamer1.0-opencv "$ver"
+	extract libgstreamer-opencv1.0-0 "$ver"
+fi
 tools="$(unpacked gstreamer1.0-tools libgstreamer1.0-0)"
 put "$tools/usr/bin/gst-launch-1.0" /usr/bin/gst-launch-1.0
 put "$tools/usr/bin/gst-inspect-1.0" /usr/bin/gst-inspect-1.0
@@ -91,6 +149,15 @@ done
 for prog in "$@"; do
 	queue+=("$prog")
 done
+if [ -n "$opencv" ]; then
+	put "$extra$plugdir/libgstopencv.so" "$plugdir/libgstopencv.so"
+	# facedetect's default face profile (opencv-data, the host's; Debian's
+	# OpenCV 4 has no nose, mouth or eye-pair cascades: facedetect logs
+	# that and finds faces only, as on any Debian 12 machine)
+	mkdir -p "$root/usr/share/opencv4/haarcascades"
+	cp /usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml \
+		"$root/usr/share/opencv4/haarcascades/"
+fi
 put "/lib/ld-linux-aarch64.so.1"
 # every NEEDED library of everything copied, transitively
 while [ ${#queue[@]} -gt 0 ]; do
@@ -103,3 +170,4 @@ while [ ${#queue[@]} -gt 0 ]; do
 		put "$src" "/usr/lib/$triplet/$lib"
 	done
 done
+[ -z "$opencv" ] || rm -rf "$extra"

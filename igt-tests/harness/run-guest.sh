@@ -4,6 +4,7 @@
 #   run-guest.sh [--arch arm64|arm] [--debug-kernel] [--suite tests|stress] [--timeout S]
 #                [--share DIR] [--cmd SCRIPT] [--data]
 #                [--device-opts OPTS] [--devices N] [--mem SIZE] [--out DIR]
+#                [--opencv]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
@@ -21,10 +22,12 @@
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 # The test pictures go to /data in the guest for the test suites, or with
 # --data; the main job (--cmd, scripts/demo.sh) needs none of them.
+# --opencv adds gst-plugins-bad's facedetect (OpenCV) for the camera
+# benchmark (scripts/bench-camera.sh; gst-root.sh --opencv, ~170 MB).
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
-mem=1G arch=arm64
+mem=1G arch=arm64 opencv=
 ndev=2
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--out) out=$2; shift ;;
 	--data) data=1 ;;
+	--opencv) opencv=--opencv ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
 	shift
@@ -228,7 +232,7 @@ if [ "$arch" = arm64 ]; then
 	guest_file "$gb/gst/libgstfdif.so" "$gplug/"
 	guest_file "$tb/fdif_gst" "$root/tests/"
 	guest_file "$tb/fdif-gst-faces" "$root/bin/"
-	"$FDIF_ROOT/igt-tests/harness/gst-root.sh" "$root" "$gplug/libgstfdif.so" \
+	"$FDIF_ROOT/igt-tests/harness/gst-root.sh" $opencv "$root" "$gplug/libgstfdif.so" \
 		"$root/tests/fdif_gst" "$root/bin/fdif-gst-faces"
 fi
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
