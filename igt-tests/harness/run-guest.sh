@@ -215,8 +215,10 @@ fi
 mkdir -p "$root/stress"
 guest_file "$tb/fdif_stress" "$root/stress/"
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
-# the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
+# the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
+# and the camera's (imports of vivid's buffers, the device unbound under
+# a pipeline)
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_camera; do
 	guest_file "$tb/$t" "$root/stress/"
 done
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
@@ -231,6 +233,7 @@ if [ "$arch" = arm64 ]; then
 	mkdir -p "$gplug"
 	guest_file "$gb/gst/libgstfdif.so" "$gplug/"
 	guest_file "$tb/fdif_gst" "$root/tests/"
+	cp "$root/tests/fdif_gst" "$root/stress/"
 	guest_file "$tb/fdif-gst-faces" "$root/bin/"
 	"$FDIF_ROOT/igt-tests/harness/gst-root.sh" $opencv "$root" "$gplug/libgstfdif.so" \
 		"$root/tests/fdif_gst" "$root/bin/fdif-gst-faces"
