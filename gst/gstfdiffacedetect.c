@@ -3,7 +3,8 @@
  * fdiffacedetect: a stand-in for gst-plugins-bad's facedetect that finds
  * the faces on the FDIF (docs/gstreamer.md).
  *
- * An in-place GstBaseTransform on GRAY8 video. Each frame goes to the
+ * An in-place GstBaseTransform on GRAY8 video, or on the luma plane of
+ * NV12, NV21, I420 or YV12 (a camera's usual formats). Each frame goes to the
  * device as one batch of jobs (one a direction: the OMAP4 scans one
  * direction per job), either imported as it is (a dma-buf in the device's
  * own frame layout: no copy) or fitted into a pooled BO by the library
@@ -88,10 +89,17 @@ struct _GstFdifFaceDetect {
   gboolean face_detected;
 };
 
+/*
+ * GRAY8, and the camera formats whose first plane is full-size 8-bit luma:
+ * that plane is the grey picture the device takes (DRM_FORMAT_R8), so a
+ * camera's NV12 dma-buf is imported as it is, its chroma never read
+ */
+#define LUMA_FORMATS "{ GRAY8, NV12, NV21, I420, YV12 }"
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (LUMA_FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (LUMA_FORMATS)));
 
 #define gst_fdif_face_detect_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstFdifFaceDetect, gst_fdif_face_detect,
@@ -338,7 +346,10 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
-/* Caps: GRAY8 if the device takes 8-bit grey; the library scales */
+/*
+ * Caps: GRAY8 and the luma formats if the device takes 8-bit grey; the
+ * library scales
+ */
 
 static GstCaps *
 gst_fdif_face_detect_transform_caps (GstBaseTransform * trans,
@@ -472,10 +483,10 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
   }
   if (!gst_video_frame_map (&vf, &self->info, buf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not read a video frame: %" G_GSIZE_FORMAT " bytes for %dx%d GRAY8 (%"
+        ("Could not read a video frame: %" G_GSIZE_FORMAT " bytes for %dx%d %s (%"
             G_GSIZE_FORMAT " bytes).", gst_buffer_get_size (buf),
             GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info),
-            GST_VIDEO_INFO_SIZE (&self->info)), (NULL));
+            GST_VIDEO_INFO_NAME (&self->info), GST_VIDEO_INFO_SIZE (&self->info)), (NULL));
     goto fail;
   }
   img.width = GST_VIDEO_FRAME_WIDTH (&vf);

@@ -207,7 +207,7 @@ static bool is_still_face(const struct fdif_face *still, int n, const guint *b)
  * FRAMES hold it, and check each one's metas and message.
  */
 static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *self,
-			 const char *io_mode)
+			 const char *io_mode, const char *format)
 {
 	enum { FRAMES = 3, TRIES = 60 };
 	GstElement *sink, *det;
@@ -215,10 +215,10 @@ static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *s
 	gchar *desc;
 
 	desc = g_strdup_printf("v4l2src device=%s io-mode=%s ! "
-			       "video/x-raw,format=GRAY8,width=%d,height=%d ! "
+			       "video/x-raw,format=%s,width=%d,height=%d ! "
 			       "fdiffacedetect name=det directions=up display=false ! "
 			       "appsink name=sink sync=false max-buffers=2", self->node,
-			       io_mode, W, H);
+			       io_mode, format, W, H);
 	self->pipeline = play(desc);
 	g_free(desc);
 	ASSERT_NE(NULL, self->pipeline);
@@ -302,13 +302,32 @@ static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *s
 /* v4l2src io-mode=dmabuf: the device reads vivid's buffers, no copy */
 TEST_F(gst, camera_dmabuf_frames_hold_marked_faces)
 {
-	check_stream(_metadata, self, "dmabuf");
+	check_stream(_metadata, self, "dmabuf", "GRAY8");
 }
 
 /* io-mode=mmap: memory the element cannot import, so it copies */
 TEST_F(gst, camera_mmap_frames_copied_hold_marked_faces)
 {
-	check_stream(_metadata, self, "mmap");
+	check_stream(_metadata, self, "mmap", "GRAY8");
+}
+
+/*
+ * A camera's usual NV12: the device reads the luma plane of vivid's
+ * dma-buf where it is (the first plane is the grey picture; the frame
+ * check compares it), no copy.
+ */
+TEST_F(gst, camera_nv12_dmabuf_luma_imported)
+{
+	int cap;
+
+	fdif_vivid_feed_stop(&self->feed);
+	cap = open(self->node, O_RDWR | O_CLOEXEC);
+	ASSERT_GE(cap, 0);
+	ASSERT_EQ(0, fdif_vivid_loop_fmt(cap, self->out, W, H, V4L2_PIX_FMT_NV12));
+	close(cap);
+	ASSERT_EQ(0, fdif_vivid_feed_start(&self->feed, self->out, W, H,
+					   self->pic[0].pixels));
+	check_stream(_metadata, self, "dmabuf", "NV12");
 }
 
 /* RGB is not a format the device takes: caps negotiation fails, no crash */

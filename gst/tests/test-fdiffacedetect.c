@@ -76,12 +76,15 @@ test_factory (void)
     GstCaps *caps = gst_static_pad_template_get_caps (t);
     GstCaps *gray = gst_caps_from_string ("video/x-raw,format=GRAY8,width=123,height=45");
     GstCaps *rgb = gst_caps_from_string ("video/x-raw,format=RGB,width=320,height=240");
+    GstCaps *nv12 = gst_caps_from_string ("video/x-raw,format=NV12,width=320,height=240");
 
     g_assert_true (t->presence == GST_PAD_ALWAYS);
     g_assert_true (g_str_equal (t->name_template, t->direction == GST_PAD_SINK ? "sink" : "src"));
-    /* any size (the library scales), GRAY8 only */
+    /* any size (the library scales), GRAY8 and luma-plane formats only */
     g_assert_true (gst_caps_can_intersect (caps, gray));
+    g_assert_true (gst_caps_can_intersect (caps, nv12));
     g_assert_false (gst_caps_can_intersect (caps, rgb));
+    gst_caps_unref (nv12);
     gst_caps_unref (caps);
     gst_caps_unref (gray);
     gst_caps_unref (rgb);
@@ -221,7 +224,8 @@ struct run {
 };
 
 static void
-run_start (struct run *r, guint width, guint height, const char *props)
+run_start_fmt (struct run *r, const char *format, guint width, guint height,
+    const char *props)
 {
   gchar *caps;
 
@@ -244,10 +248,16 @@ run_start (struct run *r, guint width, guint height, const char *props)
   gst_harness_play (r->h);
   r->width = width;
   r->height = height;
-  caps = g_strdup_printf ("video/x-raw,format=GRAY8,width=%u,height=%u,framerate=30/1",
-      width, height);
+  caps = g_strdup_printf ("video/x-raw,format=%s,width=%u,height=%u,framerate=30/1",
+      format, width, height);
   gst_harness_set_src_caps_str (r->h, caps);
   g_free (caps);
+}
+
+static void
+run_start (struct run *r, guint width, guint height, const char *props)
+{
+  run_start_fmt (r, "GRAY8", width, height, props);
 }
 
 static void
@@ -479,6 +489,59 @@ test_mock_import (void)
   gst_object_unref (alloc);
 }
 
+/*
+ * A camera's NV12: its luma plane is the grey picture. At the device's
+ * frame size the dma-buf is imported (the device reads the luma plane at
+ * offset 0, never the chroma after it); at another size the luma plane is
+ * copied and scaled, and the outline drawn on it, the chroma left alone.
+ */
+static void
+test_mock_nv12 (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstMessage *msg;
+  GstBuffer *b;
+  GstMapInfo mi;
+  const GValue *faces;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start_fmt (&r, "NV12", 320, 240, "display=false");
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 320 * 240 * 3 / 2, 0)),
+      ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  faces = next_faces (&r, &msg, 0);
+  check_face (faces, 0, 140, 100, 40, 40);
+  gst_message_unref (msg);
+  run_stop (&r);
+
+  run_start_fmt (&r, "NV12", 640, 480, NULL);
+  b = gst_buffer_new_allocate (NULL, 640 * 480 * 3 / 2, NULL);
+  gst_buffer_memset (b, 0, 0x40, 640 * 480);
+  gst_buffer_memset (b, 640 * 480, 0x80, 640 * 480 / 2);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  faces = next_faces (&r, &msg, 0);
+  check_face (faces, 0, 280, 200, 80, 80);
+  gst_message_unref (msg);
+  b = gst_harness_pull (r.h);
+  check_roi (b, 280, 200, 80, 80);
+  g_assert_true (gst_buffer_map (b, &mi, GST_MAP_READ));
+  g_assert_cmpuint (mi.data[200 * 640 + 300], ==, 255);	/* luma: the outline */
+  g_assert_cmpuint (mi.data[240 * 640 + 320], ==, 0x40);
+  g_assert_cmpuint (mi.data[640 * 480 + 100 * 640 + 300], ==, 0x80);	/* chroma */
+  gst_buffer_unmap (b, &mi);
+  gst_buffer_unref (b);
+  run_stop (&r);
+  gst_object_unref (alloc);
+}
+
 /* three directions: three jobs a frame, their duplicates merged */
 static void
 test_mock_directions (void)
@@ -618,6 +681,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
+  g_test_add_func ("/fdiffacedetect/mock/nv12", test_mock_nv12);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
   g_test_add_func ("/fdiffacedetect/mock/short-buffer", test_mock_short_buffer);

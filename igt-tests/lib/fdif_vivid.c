@@ -121,7 +121,8 @@ static int set_menu(int fd, const char *name, const char *item)
 	return -ENOENT;
 }
 
-static int set_grey(int fd, enum v4l2_buf_type type, unsigned int w, unsigned int h)
+static int set_fmt(int fd, enum v4l2_buf_type type, unsigned int w, unsigned int h,
+		   uint32_t fourcc)
 {
 	struct v4l2_format fmt = { .type = type };
 
@@ -129,18 +130,24 @@ static int set_grey(int fd, enum v4l2_buf_type type, unsigned int w, unsigned in
 		return -errno;
 	fmt.fmt.pix.width = w;
 	fmt.fmt.pix.height = h;
-	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+	fmt.fmt.pix.pixelformat = fourcc;
 	fmt.fmt.pix.field = V4L2_FIELD_NONE;
 	fmt.fmt.pix.bytesperline = 0;
 	if (ioctl(fd, VIDIOC_S_FMT, &fmt))
 		return -errno;
 	if (fmt.fmt.pix.width != w || fmt.fmt.pix.height != h ||
-	    fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_GREY)
+	    fmt.fmt.pix.pixelformat != fourcc)
 		return -EINVAL;
 	return 0;
 }
 
 int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height)
+{
+	return fdif_vivid_loop_fmt(cap, out, width, height, V4L2_PIX_FMT_GREY);
+}
+
+int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int height,
+			uint32_t fourcc)
 {
 	int zero = 0, err;
 
@@ -151,9 +158,9 @@ int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height)
 	if (!err)
 		err = set_menu(cap, "Is Connected To", "Output HDMI");
 	if (!err)
-		err = set_grey(out, V4L2_BUF_TYPE_VIDEO_OUTPUT, width, height);
+		err = set_fmt(out, V4L2_BUF_TYPE_VIDEO_OUTPUT, width, height, fourcc);
 	if (!err)
-		err = set_grey(cap, V4L2_BUF_TYPE_VIDEO_CAPTURE, width, height);
+		err = set_fmt(cap, V4L2_BUF_TYPE_VIDEO_CAPTURE, width, height, fourcc);
 	return err;
 }
 
@@ -165,6 +172,10 @@ static void fill(struct fdif_vivid_feed *f, unsigned int i)
 	for (y = 0; y < f->height; y++)
 		memcpy((uint8_t *)f->map[i] + (size_t)y * f->stride,
 		       f->picture + (size_t)y * f->width, f->width);
+	/* NV12: a grey picture, the interleaved chroma plane neutral */
+	if (f->fourcc == V4L2_PIX_FMT_NV12)
+		memset((uint8_t *)f->map[i] + (size_t)f->stride * f->height, 128,
+		       (size_t)f->stride * f->height / 2);
 	f->shown++;
 	pthread_mutex_unlock(&f->lock);
 }
@@ -211,7 +222,9 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 		return -errno;
 	f->stride = fmt.fmt.pix.bytesperline;
 	f->len = fmt.fmt.pix.sizeimage;
-	if (f->stride < width || f->len < (size_t)f->stride * height)
+	f->fourcc = fmt.fmt.pix.pixelformat;
+	if (f->stride < width || f->len < (size_t)f->stride * height *
+	    (f->fourcc == V4L2_PIX_FMT_NV12 ? 3 : 2) / 2)
 		return -EINVAL;
 	f->picture = malloc((size_t)width * height);
 	if (!f->picture)

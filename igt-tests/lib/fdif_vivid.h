@@ -32,7 +32,8 @@
  * @fd: the output node
  * @width: frame width
  * @height: frame height
- * @stride: bytes per row of the output's buffers
+ * @fourcc: V4L2_PIX_FMT_GREY, or V4L2_PIX_FMT_NV12 (grey: chroma 128)
+ * @stride: bytes per row of the output's buffers (the luma plane's)
  * @map: the output buffers, mapped
  * @len: bytes of each
  * @lock: guards @picture
@@ -44,6 +45,7 @@
 struct fdif_vivid_feed {
 	int fd;
 	unsigned int width, height, stride;
+	uint32_t fourcc;
 	void *map[FDIF_VIVID_BUFS];
 	size_t len;
 	pthread_mutex_t lock;
@@ -62,7 +64,13 @@ int fdif_vivid_node(uint32_t caps);
  * output, without text on the frames, both sides @width x @height GREY
  */
 int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height);
-/* fdif_vivid_feed_start() - stream @picture (copied) on the output node @out */
+/* fdif_vivid_loop_fmt() - the same in @fourcc (V4L2_PIX_FMT_GREY or _NV12) */
+int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int height,
+			uint32_t fourcc);
+/*
+ * fdif_vivid_feed_start() - stream @picture (copied; @width x @height
+ * grey) on the output node @out, in the output's format (GREY or NV12)
+ */
 int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
 			  unsigned int height, const uint8_t *picture);
 /*
