@@ -72,44 +72,39 @@ stage_build() {
 # photos, with an empty build folder of its own; then its JSON output is
 # checked against the face boxes marked on those photos
 stage_demo() {
-	local out="$RESULTS/demo" photos="$FDIF_BUILD/truth-photos" rc
+	local out="$RESULTS/demo" photos="$FDIF_BUILD/truth-photos"
 	"$TESTDATA/fetch-photos.sh" "$photos" >&2 ||
 		{ echo "not ok 1 - fetch the marked photos"; echo "1..1"; return 1; }
 	rm -rf "$FDIF_BUILD/demo-build" "$out/json"
-	set +e
-	FDIF_BUILD="$FDIF_BUILD/demo-build" "$FDIF_ROOT/scripts/demo.sh" \
-		--out "$out/json" "$photos" > "$out/demo.log" 2>&1
-	rc=$?
-	set -e
-	{
-		if [ "$rc" -eq 0 ]; then
-			echo "ok 1 - scripts/demo.sh FOLDER exited 0"
-		else
-			echo "not ok 1 - scripts/demo.sh FOLDER exited $rc"
-			tail -30 "$out/demo.log" | sed 's/^/# /'
-		fi
-		echo "1..1"
-	} > "$out/demo.tap"
+	demo_tap "$out/demo" "scripts/demo.sh FOLDER" --out "$out/json" "$photos"
 	/usr/bin/python3 "$FDIF_ROOT/tests/truth.py" --testdata "$TESTDATA" \
 		--floors device --json-dir "$out/json" > "$out/truth.tap"
 	# the camera demo as the README shows it: the sample photo through the
 	# guest's camera into fdiffacedetect, each frame's face on the marked box
+	demo_tap "$out/camera" "scripts/demo.sh --camera" --camera --frames 60 \
+		--out "$out/camera"
+	/usr/bin/python3 "$FDIF_ROOT/tests/camera-demo.py" "$TESTDATA" \
+		"$out/camera/camera.txt" 60 > "$out/camera-truth.tap" || true
+}
+
+# demo_tap OUT NAME ARGS...: scripts/demo.sh ARGS (the demo stage's own
+# build folder), its log in OUT.log, one TAP result in OUT.tap
+demo_tap() {
+	local rc
 	set +e
-	FDIF_BUILD="$FDIF_BUILD/demo-build" "$FDIF_ROOT/scripts/demo.sh" --camera \
-		--frames 60 --out "$out/camera" > "$out/camera.log" 2>&1
+	FDIF_BUILD="$FDIF_BUILD/demo-build" "$FDIF_ROOT/scripts/demo.sh" "${@:3}" \
+		> "$1.log" 2>&1
 	rc=$?
 	set -e
 	{
 		if [ "$rc" -eq 0 ]; then
-			echo "ok 1 - scripts/demo.sh --camera exited 0"
+			echo "ok 1 - $2 exited 0"
 		else
-			echo "not ok 1 - scripts/demo.sh --camera exited $rc"
-			tail -30 "$out/camera.log" | sed 's/^/# /'
+			echo "not ok 1 - $2 exited $rc"
+			tail -30 "$1.log" | sed 's/^/# /'
 		fi
 		echo "1..1"
-	} > "$out/camera.tap"
-	/usr/bin/python3 "$FDIF_ROOT/tests/camera-demo.py" "$TESTDATA" \
-		"$out/camera/camera.txt" 60 > "$out/camera-truth.tap" || true
+	} > "$1.tap"
 }
 
 stage_host() {
