@@ -752,7 +752,9 @@ static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 _Static_assert(FDIF_MAX_PLANES == DRM_FDIF_MAX_PLANES, "fdif.h's planes are the uAPI's");
 
 /* The end of struct fdif_request's first version (LIBFDIF_DRM_2.1). */
-#define REQUEST_V1_SIZE V1_END(struct fdif_request, num_in_fence_fds)
+#define REQUEST_V1_SIZE V1_END(struct fdif_request, reserved)
+/* the largest size a caller's size-prefixed struct may claim */
+#define FDIF_STRUCT_MAX 4096
 
 int fdif_query_format(struct fdif_device *dev, unsigned int index,
 		      struct fdif_format *fmt)
@@ -761,7 +763,7 @@ int fdif_query_format(struct fdif_device *dev, unsigned int index,
 	struct fdif_format out;
 	uint32_t size = fmt->size;
 
-	if (size < V1_END(struct fdif_format, stride_align))
+	if (size < V1_END(struct fdif_format, stride_align) || size > FDIF_STRUCT_MAX)
 		return -EINVAL;
 	if (index >= dev->num_formats)
 		return -ENOENT;
@@ -796,7 +798,7 @@ int fdif_query_limits(struct fdif_device *dev, struct fdif_limits *limits)
 	};
 	uint32_t size = limits->size;
 
-	if (size < V1_END(struct fdif_limits, directions))
+	if (size < V1_END(struct fdif_limits, directions) || size > FDIF_STRUCT_MAX)
 		return -EINVAL;
 	memset(limits, 0, size);
 	memcpy(limits, &out, MIN(size, sizeof(out)));
@@ -925,7 +927,8 @@ static int picture_check(const struct fdif_device *dev, const struct fdif_pictur
 		}
 		if (!stride || stride % salign || stride < row || stride > UINT32_MAX ||
 		    (f->flags & DRM_FDIF_FORMAT_PACKED_ROWS && lay && stride != row) ||
-		    (lay && pl->offset + stride * (rows - 1) + row > pl->bo->size) ||
+		    /* the kernel's rule: every row a full stride, the last too */
+		    (lay && pl->offset + stride * rows > pl->bo->size) ||
 		    pl->offset >= pl->bo->size)
 			return -EINVAL;
 		out->planes[i].handle = pl->bo->handle;
@@ -956,14 +959,15 @@ static int request_read(const struct fdif_request *req, uint32_t size,
 	const unsigned char *tail = (const unsigned char *)req;
 	uint32_t i;
 
-	if (size < REQUEST_V1_SIZE || req->size != size)
+	/* as the kernel caps a job's size: a size never set is no multi-GB read */
+	if (size < REQUEST_V1_SIZE || req->size != size || size > FDIF_STRUCT_MAX)
 		return -EINVAL;
 	for (i = sizeof(*r); i < size; i++)
 		if (tail[i])
 			return -E2BIG;
 	memset(r, 0, sizeof(*r));
 	memcpy(r, req, MIN(size, sizeof(*r)));
-	return 0;
+	return r->reserved ? -EINVAL : 0;
 }
 
 static int request_plan(const struct fdif_device *dev, const struct fdif_request *r,

@@ -207,7 +207,7 @@ static int check_plane(const struct drm_fdif_plane *p, uint32_t row, uint32_t ro
 	if (!bo_ok(p->handle))
 		return -ENOENT;
 	if (p->offset % 64 || p->stride % 64 || p->stride < row || p->pad ||
-	    p->offset + (uint64_t)p->stride * (rows - 1) + row > k.bo[p->handle - 1].size)
+	    p->offset + (uint64_t)p->stride * rows > k.bo[p->handle - 1].size)
 		return -EINVAL;
 	return 0;
 }

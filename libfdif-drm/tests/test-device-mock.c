@@ -885,6 +885,15 @@ static void test_request_batch(void)
 	big[1].later = 0;
 	big[1].r.size = 8;
 	g_assert_cmpint(submit_reqs(dev, &big[0].r, 2, jobs, 20, &n), ==, -EINVAL);
+	/* a size never set: refused, not read far past the struct */
+	big[1].r.size = big[0].r.size = 0x7fffffff;
+	g_assert_cmpint(submit_reqs(dev, &big[0].r, 1, jobs, 20, &n), ==, -EINVAL);
+	big[0].r.size = big[1].r.size = sizeof(big[0]);
+	/* the reserved word (which on LP64 was tail padding no check saw) */
+	big[0].r.reserved = 1;
+	g_assert_cmpint(submit_reqs(dev, &big[0].r, 2, jobs, 20, &n), ==, -EINVAL);
+	big[0].r.reserved = 0;
+	g_assert_cmpuint(k.submits, ==, 3);
 	fdif_bo_free(a);
 	fdif_bo_free(b);
 	fdif_close(dev);

@@ -464,6 +464,10 @@ struct fdif_picture {
  * @in_fence_fds: sync_file fds the jobs wait for, or NULL; they stay the
  *	caller's
  * @num_in_fence_fds: entries of @in_fence_fds
+ * @reserved: zero (-EINVAL otherwise): the first field a later version
+ *	may give a meaning, with zero meaning what it means now; explicit, so
+ *	that no tail padding (4 bytes on LP64) hides a later field from a
+ *	library that does not know it
  *
  * Each syncobj must hold a fence (at its point) when submitted; a fence
  * that ends in an error cancels the jobs (their result: -ECANCELED). All
@@ -482,6 +486,7 @@ struct fdif_request {
 	unsigned int num_in_syncobjs;
 	const int *in_fence_fds;
 	unsigned int num_in_fence_fds;
+	uint32_t reserved;
 };
 
 /**
