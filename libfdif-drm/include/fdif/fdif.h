@@ -244,7 +244,9 @@ int fdif_open(struct fdif_device **dev);
 /**
  * fdif_open_index() - the @index-th FDIF (from 0) among the nodes
  * /dev/accel/accel<N> ($FDIF_ACCEL_DIR/accel<N> if set), in the order of N
- * To list the devices, open 0, 1, ... until -ENODEV; fdif_device_path()
+ * To list the devices, open 0, 1, ... until it fails (-ENODEV, or -EPROTO
+ * or an open()'s errno if some node is an FDIF this library cannot drive
+ * or cannot be opened: such nodes are not counted); fdif_device_path()
  * says which node each is.
  * Return: 0; if it was not opened, -EPROTO if an FDIF does not answer the
  * queries this library needs, else the open()'s errno of a node that could
