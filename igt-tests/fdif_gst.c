@@ -106,6 +106,9 @@ FIXTURE_SETUP(gst)
 
 FIXTURE_TEARDOWN(gst)
 {
+	/* a test that failed between arming a fault and disarming it */
+	if (fdif_emu_available())
+		fdif_emu_inject(FDIF_FAULT_NONE, 0);
 	if (self->pipeline) {
 		gst_element_set_state(self->pipeline, GST_STATE_NULL);
 		gst_object_unref(self->pipeline);
@@ -136,24 +139,42 @@ static GstElement *play(const char *desc)
 	return p;
 }
 
-/* the next error on @p's bus within @seconds, its message; NULL if none */
-static gchar *bus_error(GstElement *p, int seconds)
+/*
+ * The next error on @p's bus within @seconds: "source: message", or NULL
+ * if none. @domain, @code and @debug (the message's debug text, g_free()
+ * it), when not NULL, get the error's.
+ */
+static gchar *bus_error_full(GstElement *p, int seconds, GQuark *domain, int *code,
+			     gchar **debug)
 {
 	GstBus *bus = gst_element_get_bus(p);
 	GstMessage *m = gst_bus_timed_pop_filtered(bus, (GstClockTime)seconds * GST_SECOND,
 						   GST_MESSAGE_ERROR);
 	GError *err = NULL;
-	gchar *text = NULL;
+	gchar *text = NULL, *dbg = NULL;
 
 	if (m) {
-		gst_message_parse_error(m, &err, NULL);
+		gst_message_parse_error(m, &err, &dbg);
 		text = g_strdup_printf("%s: %s", GST_OBJECT_NAME(GST_MESSAGE_SRC(m)),
 				       err->message);
+		if (domain)
+			*domain = err->domain;
+		if (code)
+			*code = err->code;
 		g_clear_error(&err);
 		gst_message_unref(m);
 	}
+	if (debug)
+		*debug = dbg;
+	else
+		g_free(dbg);
 	gst_object_unref(bus);
 	return text;
+}
+
+static gchar *bus_error(GstElement *p, int seconds)
+{
+	return bus_error_full(p, seconds, NULL, NULL, NULL);
 }
 
 /* the faces of the "facedetect" message for the frame at @ts, or -1 */
@@ -330,19 +351,57 @@ TEST_F(gst, camera_nv12_dmabuf_luma_imported)
 	check_stream(_metadata, self, "dmabuf", "NV12");
 }
 
-/* RGB is not a format the device takes: caps negotiation fails, no crash */
+/*
+ * RGB is not a format the device takes. The element's sink pad does not
+ * offer it (while it offers GRAY8, so the answer is not merely empty);
+ * and a pipeline that links it anyway, with no caps check at link time,
+ * stops with not-negotiated instead of running or crashing.
+ */
 TEST_F(gst, format_device_does_not_take_is_not_negotiated)
 {
-	gchar *err;
+	GstCaps *rgb = gst_caps_from_string("video/x-raw,format=RGB,width=320,height=240");
+	GstCaps *gray = gst_caps_from_string("video/x-raw,format=GRAY8,width=320,height=240");
+	GstElement *src, *filter, *det, *sink;
+	GstPad *out, *in;
+	GstCaps *offered;
+	gchar *err, *debug = NULL;
+	GQuark domain = 0;
+	int code = 0;
 
-	self->pipeline = play("videotestsrc num-buffers=5 ! video/x-raw,format=RGB ! "
-			      "fdiffacedetect ! fakesink");
-	if (self->pipeline) {
-		err = bus_error(self->pipeline, 10);
-		ASSERT_NE(NULL, err);
-		TH_LOG("%s", err);
-		g_free(err);
-	}
+	det = gst_element_factory_make("fdiffacedetect", "det");
+	ASSERT_NE(NULL, det) TH_LOG("no fdiffacedetect element");
+	in = gst_element_get_static_pad(det, "sink");
+	offered = gst_pad_query_caps(in, NULL);
+	EXPECT_TRUE(gst_caps_can_intersect(offered, gray));
+	EXPECT_FALSE(gst_caps_can_intersect(offered, rgb))
+		TH_LOG("the sink pad offers RGB: %" GST_PTR_FORMAT, offered);
+	gst_caps_unref(offered);
+
+	self->pipeline = gst_pipeline_new(NULL);
+	src = gst_element_factory_make("videotestsrc", NULL);
+	filter = gst_element_factory_make("capsfilter", NULL);
+	sink = gst_element_factory_make("fakesink", NULL);
+	ASSERT_TRUE(src && filter && sink);
+	g_object_set(src, "num-buffers", 5, NULL);
+	g_object_set(filter, "caps", rgb, NULL);
+	gst_bin_add_many(GST_BIN(self->pipeline), src, filter, det, sink, NULL);
+	ASSERT_TRUE(gst_element_link(det, sink));
+	ASSERT_TRUE(gst_element_link(src, filter));
+	out = gst_element_get_static_pad(filter, "src");
+	ASSERT_EQ(GST_PAD_LINK_OK, gst_pad_link_full(out, in, GST_PAD_LINK_CHECK_NOTHING));
+	gst_object_unref(out);
+	gst_object_unref(in);
+	gst_element_set_state(self->pipeline, GST_STATE_PLAYING);
+	err = bus_error_full(self->pipeline, 10, &domain, &code, &debug);
+	ASSERT_NE(NULL, err) TH_LOG("RGB frames ran through without an error");
+	TH_LOG("%s (%s)", err, debug);
+	/* a data-flow error of the source, for the not-negotiated flow return */
+	EXPECT_EQ(GST_STREAM_ERROR, domain);
+	EXPECT_TRUE(debug && strstr(debug, "not-negotiated"));
+	g_free(err);
+	g_free(debug);
+	gst_caps_unref(rgb);
+	gst_caps_unref(gray);
 }
 
 /*
@@ -353,50 +412,78 @@ TEST_F(gst, format_device_does_not_take_is_not_negotiated)
 TEST_F(gst, hung_device_stops_pipeline_with_error)
 {
 	gchar *desc, *err;
+	GQuark domain = 0;
 
 	if (!fdif_emu_available())
 		SKIP(return, "no emulated FDIF with test registers");
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 64));
 	desc = g_strdup_printf("v4l2src device=%s io-mode=dmabuf ! "
 			       "video/x-raw,format=GRAY8,width=%d,height=%d ! "
-			       "fdiffacedetect name=det directions=up device=/dev/accel/accel0 ! "
-			       "fakesink", self->node, W, H);
+			       "fdiffacedetect name=det directions=up device=%s ! "
+			       "fakesink", self->node, W, H, fdif_device_path(self->dev));
 	self->pipeline = play(desc);
 	g_free(desc);
-	ASSERT_NE(NULL, self->pipeline);
-	err = bus_error(self->pipeline, 30);
+	err = self->pipeline ? bus_error_full(self->pipeline, 30, &domain, NULL, NULL) : NULL;
+	/* disarmed before any assertion can end the test */
 	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	ASSERT_NE(NULL, self->pipeline);
 	ASSERT_NE(NULL, err);
 	TH_LOG("%s", err);
+	/* the element's error (a device error), not the camera's */
 	EXPECT_EQ(0, strncmp(err, "det:", 4));
+	EXPECT_EQ(GST_RESOURCE_ERROR, domain);
 	g_free(err);
 	EXPECT_EQ(GST_STATE_CHANGE_SUCCESS,
 		  gst_element_set_state(self->pipeline, GST_STATE_NULL));
 }
 
+/* the sysfs attribute @attr of the fdif platform driver, written @name */
+static int driver_write(const char *attr, const char *name)
+{
+	char path[128];
+	int fd, w;
+
+	snprintf(path, sizeof(path), DRV_DIR "/%s", attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, name, strlen(name));
+	w = w < 0 ? -errno : w == (int)strlen(name) ? 0 : -EIO;
+	close(fd);
+	return w;
+}
+
 /*
  * The FDIF is unbound from its driver mid-stream (its device goes away):
  * the element's jobs end with -ENODEV or its submits fail, the pipeline
- * gets an error and stops; bound again, the device works.
+ * gets the element's error and stops; bound again, the same FDIF (found
+ * by its platform device name: its accel minor may change) works.
  */
 TEST_F(gst, device_unbound_mid_stream_stops_pipeline)
 {
-	char name[64];
+	char name[64], path[64];
+	struct fdif_face f[MAX_FACES];
+	struct fdif_device *dev;
 	gchar *desc, *err;
 	GstElement *sink;
+	GQuark domain = 0;
 	GstSample *s;
-	int fd, minor, w;
+	int fd, minor;
 
-	fd = open("/dev/accel/accel0", O_RDWR | O_CLOEXEC);
+	/* nothing of this process may hold the device but the pipeline */
+	snprintf(path, sizeof(path), "%s", fdif_device_path(self->dev));
+	fdif_close(self->dev);
+	self->dev = NULL;
+	fd = open(path, O_RDWR | O_CLOEXEC);
 	ASSERT_GE(fd, 0);
 	minor = fdif_fd_minor(fd);
 	close(fd);
 	ASSERT_EQ(0, fdif_minor_devname(minor, name, sizeof(name)));
 	desc = g_strdup_printf("v4l2src device=%s io-mode=dmabuf ! "
 			       "video/x-raw,format=GRAY8,width=%d,height=%d ! "
-			       "fdiffacedetect name=det directions=up device=/dev/accel/accel0 ! "
+			       "fdiffacedetect name=det directions=up device=%s ! "
 			       "appsink name=sink sync=false max-buffers=2 drop=true",
-			       self->node, W, H);
+			       self->node, W, H, path);
 	self->pipeline = play(desc);
 	g_free(desc);
 	ASSERT_NE(NULL, self->pipeline);
@@ -406,36 +493,31 @@ TEST_F(gst, device_unbound_mid_stream_stops_pipeline)
 	gst_sample_unref(s);
 	gst_object_unref(sink);
 
-	fd = open(DRV_DIR "/unbind", O_WRONLY);
-	ASSERT_GE(fd, 0);
-	w = write(fd, name, strlen(name));
-	close(fd);
-	ASSERT_EQ((int)strlen(name), w);
-	err = bus_error(self->pipeline, 15);
-	EXPECT_NE(NULL, err);
-	TH_LOG("%s", err ? err : "no error");
+	ASSERT_EQ(0, driver_write("unbind", name));
+	err = bus_error_full(self->pipeline, 15, &domain, NULL, NULL);
+	ASSERT_NE(NULL, err) TH_LOG("the stream went on without its device");
+	TH_LOG("%s", err);
+	/* the element's error (the device is gone), not the camera's */
+	EXPECT_EQ(0, strncmp(err, "det:", 4));
+	EXPECT_EQ(GST_RESOURCE_ERROR, domain);
 	g_free(err);
 	EXPECT_EQ(GST_STATE_CHANGE_SUCCESS,
 		  gst_element_set_state(self->pipeline, GST_STATE_NULL));
 	gst_object_unref(self->pipeline);
 	self->pipeline = NULL;
+	EXPECT_EQ(-ENODEV, fdif_devname_minor(name));
 
-	fd = open(DRV_DIR "/bind", O_WRONLY);
-	ASSERT_GE(fd, 0);
-	w = write(fd, name, strlen(name));
-	close(fd);
-	ASSERT_EQ((int)strlen(name), w);
-	/* and it finds faces again, as a new device */
-	for (int i = 0; i < 50 && access("/dev/accel/accel0", F_OK); i++)
+	ASSERT_EQ(0, driver_write("bind", name));
+	/* and it finds faces again, the same FDIF as a new device */
+	for (int i = 0; i < 50 && (minor = fdif_devname_minor(name)) < 0; i++)
 		usleep(100000);
-	{
-		struct fdif_device *dev;
-		struct fdif_face f[MAX_FACES];
-
-		ASSERT_EQ(0, fdif_open(&dev));
-		EXPECT_EQ(self->nstill[0], still_faces(dev, &self->pic[0], f));
-		fdif_close(dev);
-	}
+	ASSERT_GE(minor, 0) TH_LOG("%s has no accel node after the bind", name);
+	snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+	for (int i = 0; i < 50 && access(path, F_OK); i++)
+		usleep(100000);
+	ASSERT_EQ(0, fdif_open_path(path, &dev));
+	EXPECT_EQ(self->nstill[0], still_faces(dev, &self->pic[0], f));
+	fdif_close(dev);
 }
 
 TEST_HARNESS_MAIN

@@ -5,6 +5,7 @@
  * by the uAPI tests (fdif_test.c) and the benchmark (fdif_bench.c, which
  * uses libfdif-drm, not fdif_test.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -119,6 +120,29 @@ int fdif_minor_devname(int minor, char *name, size_t len)
 		return -ENAMETOOLONG;
 	strcpy(name, base);
 	return 0;
+}
+
+int fdif_devname_minor(const char *devname)
+{
+	char path[300];
+	struct dirent *de;
+	int minor = -ENODEV, m, len;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/accel", devname);
+	dir = opendir(path);
+	if (!dir)
+		return -ENODEV;
+	while ((de = readdir(dir))) {
+		len = 0;
+		if (sscanf(de->d_name, "accel%d%n", &m, &len) == 1 && m >= 0 &&
+		    !de->d_name[len]) {
+			minor = m;
+			break;
+		}
+	}
+	closedir(dir);
+	return minor;
 }
 
 int fdif_devname_base(const char *name, uint64_t *base)

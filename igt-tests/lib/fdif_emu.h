@@ -39,6 +39,8 @@ int fdif_emu_frame_time(uint32_t us);
 int fdif_fd_minor(int fd);
 /* The platform device name of accel minor @minor, e.g. "c000000.fdif". */
 int fdif_minor_devname(int minor, char *name, size_t len);
+/* The accel minor of bound platform device @devname, or -ENODEV (unbound). */
+int fdif_devname_minor(const char *devname);
 /* The register address in a platform device name ("c001000.fdif": 0xc001000). */
 int fdif_devname_base(const char *name, uint64_t *base);
 /* The test registers of instance @minor's emulated device, or NULL. */

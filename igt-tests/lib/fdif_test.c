@@ -495,29 +495,6 @@ int fdif_open_minor(int minor)
 	return -ENODEV;
 }
 
-int fdif_devname_minor(const char *devname)
-{
-	char path[300];
-	struct dirent *de;
-	int minor = -ENODEV, m, len;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/accel", devname);
-	dir = opendir(path);
-	if (!dir)
-		return -ENODEV;
-	while ((de = readdir(dir))) {
-		len = 0;
-		if (sscanf(de->d_name, "accel%d%n", &m, &len) == 1 && m >= 0 &&
-		    !de->d_name[len]) {
-			minor = m;
-			break;
-		}
-	}
-	closedir(dir);
-	return minor;
-}
-
 int fdif_instances(struct fdif_instance *inst, int max)
 {
 	struct dirent *de;

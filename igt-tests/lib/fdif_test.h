@@ -173,8 +173,6 @@ struct fdif_instance {
 int fdif_instances(struct fdif_instance *inst, int max);
 /* Open /dev/accel/accel<minor>: the fd, or -ENODEV if its driver is not fdif. */
 int fdif_open_minor(int minor);
-/* The accel minor of bound platform device @devname, or -ENODEV (unbound). */
-int fdif_devname_minor(const char *devname);
 /*
  * Counter @key of platform device @devname's debugfs stats
  * (/sys/kernel/debug/accel/<devname>/stats on 6.12, <minor>/stats on
