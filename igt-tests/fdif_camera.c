@@ -38,6 +38,7 @@ FIXTURE(camera) {
 	void *map[NBUF];
 	size_t len[NBUF];
 	unsigned int nbuf;
+	struct fdif_bo *bo[NBUF];	/* a BO per camera buffer */
 	uint8_t blank[W * H];
 };
 
@@ -82,6 +83,8 @@ FIXTURE_TEARDOWN(camera)
 		ioctl(self->cap, VIDIOC_REQBUFS, &req);
 	}
 	fdif_vivid_feed_stop(&self->feed);
+	for (i = 0; i < NBUF; i++)
+		fdif_bo_free(self->bo[i]);
 	if (self->cap >= 0)
 		close(self->cap);
 	if (self->out >= 0)
@@ -100,8 +103,10 @@ static int start_capture(struct __test_metadata *_metadata,
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	unsigned int i;
 
-	if (ioctl(self->cap, VIDIOC_REQBUFS, &req) || req.count < 2)
+	if (ioctl(self->cap, VIDIOC_REQBUFS, &req))
 		return -errno;
+	if (req.count < 2)
+		return -ENOBUFS;	/* not enough to stream with */
 	for (i = 0; i < req.count && i < NBUF; i++) {
 		struct v4l2_buffer b = {
 			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
@@ -195,9 +200,9 @@ static void stream_pictures(struct __test_metadata *_metadata,
 {
 	static const char *const names[] = { "astronaut", "hopper", "lfw-15", "landscape" };
 	enum { FRAMES = 4, TRIES = 40 };
-	struct fdif_bo *bo[NBUF] = { NULL };
+	struct fdif_bo **bo = self->bo;
 	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	unsigned int i, k, stride, imported = 0;
+	unsigned int i, k, stride;
 
 	ASSERT_EQ(0, ioctl(self->cap, VIDIOC_G_FMT, &fmt));
 	stride = fmt.fmt.pix.bytesperline;
@@ -275,7 +280,6 @@ static void stream_pictures(struct __test_metadata *_metadata,
 			}
 			/* a picture with marked faces gives some */
 			EXPECT_EQ(ntruth > 0, n > 0);
-			imported += import;
 			matched++;
 		}
 		ASSERT_EQ(FRAMES, matched) TH_LOG("%s: %d of %d camera frames held it",
@@ -283,9 +287,6 @@ static void stream_pictures(struct __test_metadata *_metadata,
 		TH_LOG("%s: %d faces (%d marked) in %d frames", names[k], nstill, ntruth, matched);
 		fdif_image_free(&img);
 	}
-	for (i = 0; i < self->nbuf; i++)
-		fdif_bo_free(bo[i]);
-	EXPECT_EQ(import ? FRAMES * 4 : 0, imported);
 }
 
 /* The device reads each frame in the camera's own buffer: no copy. */
@@ -313,7 +314,6 @@ TEST_F(camera, small_frame_refused)
 	};
 	struct fdif_params p;
 	struct fdif_job *job = NULL;
-	struct fdif_bo *bo;
 	struct v4l2_buffer b;
 
 	fdif_vivid_feed_stop(&self->feed);
@@ -325,12 +325,11 @@ TEST_F(camera, small_frame_refused)
 	ASSERT_EQ(0, start_capture(_metadata, self));
 	ASSERT_LT(self->len[0], W * H);
 	ASSERT_EQ(0, ioctl(self->cap, VIDIOC_EXPBUF, &exp));
-	ASSERT_EQ(0, fdif_bo_import(self->dev, exp.fd, &bo));
+	ASSERT_EQ(0, fdif_bo_import(self->dev, exp.fd, &self->bo[0]));
 	close(exp.fd);
 	fdif_params_init(&p);
-	EXPECT_EQ(-EINVAL, fdif_submit(self->dev, bo, 0, &p, &job));
+	EXPECT_EQ(-EINVAL, fdif_submit(self->dev, self->bo[0], 0, &p, &job));
 	EXPECT_EQ(NULL, job);
-	fdif_bo_free(bo);
 	ASSERT_EQ(0, next_frame(self->cap, &b));
 	EXPECT_EQ(0, ioctl(self->cap, VIDIOC_QBUF, &b));
 }
