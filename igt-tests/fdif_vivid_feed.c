@@ -2,11 +2,12 @@
 /*
  * fdif-vivid-feed: the guest's camera, showing pictures.
  *
- *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] PICTURE...
+ *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f GREY|NV12|YUYV] PICTURE...
  *
  * Loads vivid with its HDMI output looped to its input (lib/fdif_vivid.c)
  * and plays the pictures (any size, any format libfdif-image reads; each
- * fitted into a WxH grey frame, default 320x240) on the output, each for
+ * fitted into a WxH grey frame, default 320x240, sent as -f GREY (the
+ * default), NV12 or YUYV with neutral chroma) on the output, each for
  * -s seconds (default 2), in turn, until SIGINT/SIGTERM or -t seconds.
  * Whatever reads the capture node sees them as camera frames. Prints
  * "capture /dev/videoN" once the loop runs, then "show PICTURE" at each
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,16 +59,15 @@ static int load(const char *path, unsigned int w, unsigned int h, uint8_t **fram
 
 	if (err)
 		return err;
-	err = img.channels == 1 ? 0 : fdif_image_to_gray(&img, &gray);
 	if (img.channels != 1) {
+		err = fdif_image_to_gray(&img, &gray);
 		fdif_image_free(&img);
+		if (err)
+			return err;
 		img = gray;
 	}
 	*frame = malloc((size_t)w * h);
-	if (!err && !*frame)
-		err = -ENOMEM;
-	if (!err)
-		err = fdif_image_fit_frame(&img, *frame, w, h, w, &map);
+	err = *frame ? fdif_image_fit_frame(&img, *frame, w, h, w, &map) : -ENOMEM;
 	fdif_image_free(&img);
 	return err;
 }
@@ -80,10 +81,21 @@ int main(int argc, char **argv)
 	struct timespec t0;
 	uint8_t **frames;
 	char node[64];
+	uint32_t fourcc = V4L2_PIX_FMT_GREY;
 	int cap, out, err, opt;
 
-	while ((opt = getopt(argc, argv, "s:t:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:g:f:")) != -1) {
 		switch (opt) {
+		case 'f':
+			if (!strcasecmp(optarg, "grey"))
+				fourcc = V4L2_PIX_FMT_GREY;
+			else if (!strcasecmp(optarg, "nv12"))
+				fourcc = V4L2_PIX_FMT_NV12;
+			else if (!strcasecmp(optarg, "yuyv"))
+				fourcc = V4L2_PIX_FMT_YUYV;
+			else
+				goto usage;
+			break;
 		case 's': each = atof(optarg); break;
 		case 't': total = atof(optarg); break;
 		case 'g':
@@ -111,7 +123,7 @@ int main(int argc, char **argv)
 	out = fdif_vivid_node(V4L2_CAP_VIDEO_OUTPUT);
 	if (cap < 0 || out < 0)
 		return fail("vivid's capture and output nodes", cap < 0 ? cap : out);
-	err = fdif_vivid_loop(cap, out, w, h);
+	err = fdif_vivid_loop_fmt(cap, out, w, h, fourcc);
 	if (err)
 		return fail("looping vivid's output to its input", err);
 	snprintf(node, sizeof(node), "/proc/self/fd/%d", cap);
@@ -146,6 +158,6 @@ int main(int argc, char **argv)
 	close(out);
 	return 0;
 usage:
-	fprintf(stderr, "usage: fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] PICTURE...\n");
+	fprintf(stderr, "usage: fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f GREY|NV12|YUYV] PICTURE...\n");
 	return 2;
 }

@@ -198,6 +198,7 @@ for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_mult
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
+guest_file "$FDIF_ROOT/igt-tests/fdif_camera_cli.sh" "$root/tests/fdif_camera_cli"
 # on arm64, the 32-bit suites too, counted as their own result files
 # (NAME.armhf.tap): the compat layer
 [ "$arch" = arm ] || for t in fdif_query fdif_bo fdif_submit fdif_lib; do

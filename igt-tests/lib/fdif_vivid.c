@@ -166,12 +166,23 @@ int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int heigh
 
 static void fill(struct fdif_vivid_feed *f, unsigned int i)
 {
-	unsigned int y;
+	unsigned int x, y;
 
 	pthread_mutex_lock(&f->lock);
-	for (y = 0; y < f->height; y++)
-		memcpy((uint8_t *)f->map[i] + (size_t)y * f->stride,
-		       f->picture + (size_t)y * f->width, f->width);
+	for (y = 0; y < f->height; y++) {
+		uint8_t *row = (uint8_t *)f->map[i] + (size_t)y * f->stride;
+		const uint8_t *pic = f->picture + (size_t)y * f->width;
+
+		if (f->fourcc != V4L2_PIX_FMT_YUYV) {
+			memcpy(row, pic, f->width);
+			continue;
+		}
+		/* YUYV: Y0 U Y1 V, the chroma neutral */
+		for (x = 0; x < f->width; x++) {
+			row[2 * x] = pic[x];
+			row[2 * x + 1] = 128;
+		}
+	}
 	/* NV12: a grey picture, the interleaved chroma plane neutral */
 	if (f->fourcc == V4L2_PIX_FMT_NV12)
 		memset((uint8_t *)f->map[i] + (size_t)f->stride * f->height, 128,
@@ -223,7 +234,8 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 	f->stride = fmt.fmt.pix.bytesperline;
 	f->len = fmt.fmt.pix.sizeimage;
 	f->fourcc = fmt.fmt.pix.pixelformat;
-	if (f->stride < width || f->len < (size_t)f->stride * height *
+	if (f->stride < width * (f->fourcc == V4L2_PIX_FMT_YUYV ? 2 : 1) ||
+	    f->len < (size_t)f->stride * height *
 	    (f->fourcc == V4L2_PIX_FMT_NV12 ? 3 : 2) / 2)
 		return -EINVAL;
 	f->picture = malloc((size_t)width * height);
@@ -231,8 +243,12 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 		return -ENOMEM;
 	memcpy(f->picture, picture, (size_t)width * height);
 	pthread_mutex_init(&f->lock, NULL);
-	if (ioctl(out, VIDIOC_REQBUFS, &req) || req.count != FDIF_VIVID_BUFS)
+	if (ioctl(out, VIDIOC_REQBUFS, &req))
 		goto err;
+	if (req.count != FDIF_VIVID_BUFS) {
+		errno = ENOBUFS;	/* granted another number */
+		goto err;
+	}
 	for (i = 0; i < FDIF_VIVID_BUFS; i++) {
 		struct v4l2_buffer b = {
 			.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,

@@ -32,13 +32,14 @@
  * @fd: the output node
  * @width: frame width
  * @height: frame height
- * @fourcc: V4L2_PIX_FMT_GREY, or V4L2_PIX_FMT_NV12 (grey: chroma 128)
+ * @fourcc: V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_NV12 or V4L2_PIX_FMT_YUYV (grey:
+ *	   chroma 128)
  * @stride: bytes per row of the output's buffers (the luma plane's)
  * @map: the output buffers, mapped
  * @len: bytes of each
  * @lock: guards @picture
  * @picture: what the output shows, @width x @height bytes, rows packed
- * @shown: output buffers shown since the last fdif_vivid_show()
+ * @shown: output buffers filled with @picture since the last fdif_vivid_show()
  * @stop: asks the thread to end
  * @thread: dequeues a shown buffer, fills it with @picture, queues it
  */
@@ -64,18 +65,20 @@ int fdif_vivid_node(uint32_t caps);
  * output, without text on the frames, both sides @width x @height GREY
  */
 int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height);
-/* fdif_vivid_loop_fmt() - the same in @fourcc (V4L2_PIX_FMT_GREY or _NV12) */
+/* fdif_vivid_loop_fmt() - the same in @fourcc (V4L2_PIX_FMT_GREY, _NV12 or _YUYV) */
 int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int height,
 			uint32_t fourcc);
 /*
  * fdif_vivid_feed_start() - stream @picture (copied; @width x @height
- * grey) on the output node @out, in the output's format (GREY or NV12)
+ * grey) on the output node @out, in the output's format (GREY, NV12, YUYV)
  */
 int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
 			  unsigned int height, const uint8_t *picture);
 /*
  * fdif_vivid_show() - show @picture from the next output buffer on, and
- * wait until @settle buffers of it were shown (0: do not wait)
+ * wait until @settle output buffers were filled with it and queued (0: do
+ * not wait). Frames the capture side returns soon after may still hold the
+ * picture before: readers compare frames with the picture.
  */
 int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
 		    unsigned int settle);

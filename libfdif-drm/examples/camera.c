@@ -2,24 +2,31 @@
 /*
  * fdif-camera: faces in a V4L2 camera's frames, as they come.
  *
- *   fdif-camera [-n FRAMES] [-c] [-q] /dev/videoN
+ *   fdif-camera [-n FRAMES] [-f FORMAT] [-c] [-q] /dev/videoN
  *
  * The frame loop of a camera application that does not use GStreamer:
  *
+ * - the camera's frames in a format whose first plane is the grey picture
+ *   the device reads: GREY, or the luma plane of NV12, NV21, YU12 or YV12
+ *   (-f picks one; by default the first of these the camera lists); else
+ *   YUYV, whose luma is taken out by a copy;
  * - the camera's own buffers (VIDIOC_REQBUFS with V4L2_MEMORY_MMAP), each
  *   exported as a dma-buf (VIDIOC_EXPBUF) and imported once as an FDIF BO
  *   (fdif_bo_import()): the device reads the frame where the camera wrote
  *   it, no copy. Where it cannot (the camera's frames are not the device's
- *   size, its buffers are not contiguous, or -c), each frame is fitted into
- *   a BO of the library's instead (fdif_image_fit_frame(): a copy);
+ *   size, its buffers are not contiguous, YUYV, or -c), each frame is
+ *   fitted into a BO of the library's instead (fdif_image_fit_frame(): a
+ *   copy);
  * - pipelined: the job for frame N+1 is queued before the result of frame
  *   N is read, and a frame goes back to the camera (VIDIOC_QBUF) once its
  *   job is done; fences are polled, never slept on.
  *
- * Prints one line a frame: its sequence number, how it reached the device
- * (import or copy), the face boxes in camera pixels (x y w h, left and top
- * edge); and at the end the frames per second. Exit status 0, or 1 with a
- * message. Build: cc camera.c $(pkg-config --cflags --libs libfdif-drm)
+ * Frames the camera marks as damaged (V4L2_BUF_FLAG_ERROR) go back to it
+ * unread. Prints one line a frame: its sequence number, how it reached
+ * the device (import or copy), the face boxes in camera pixels (x y w h,
+ * left and top edge); and at the end the frames per second. Exit status
+ * 0, 1 with a message, or 2 for bad arguments.
+ * Build: cc camera.c $(pkg-config --cflags --libs libfdif-drm)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -37,8 +45,23 @@
 
 #include <fdif/fdif.h>
 
-#define NBUF	4	/* camera buffers */
+#define NBUF	4	/* camera buffers, at most */
 #define DEPTH	2	/* frames in flight on the device */
+
+/* the formats taken, in the order tried: the grey picture first, then YUYV */
+static const struct format {
+	const char *name;
+	uint32_t fourcc;
+	bool luma_first;	/* the first plane is the R8 picture: importable */
+} formats[] = {
+	{ "GREY", V4L2_PIX_FMT_GREY, true },
+	{ "NV12", V4L2_PIX_FMT_NV12, true },
+	{ "NV21", V4L2_PIX_FMT_NV21, true },
+	{ "YU12", V4L2_PIX_FMT_YUV420, true },
+	{ "YV12", V4L2_PIX_FMT_YVU420, true },
+	{ "YUYV", V4L2_PIX_FMT_YUYV, false },
+};
+#define NFORMATS	(sizeof(formats) / sizeof(formats[0]))
 
 struct frame {
 	unsigned int index;	/* camera buffer */
@@ -49,6 +72,9 @@ struct frame {
 static struct {
 	int video;
 	struct v4l2_pix_format fmt;
+	const struct format *format;
+	unsigned int nbuf;
+	uint8_t *luma;		/* YUYV: a frame's luma, packed */
 	void *map[NBUF];
 	size_t len[NBUF];
 	struct fdif_bo *import[NBUF];	/* NULL: copy path */
@@ -57,7 +83,7 @@ static struct {
 	struct fdif_device *dev;
 	struct fdif_caps caps;
 	bool quiet;
-	unsigned int imported, copied;
+	unsigned int imported, copied, damaged;
 } cam;
 
 static int fail(const char *what, int err)
@@ -77,8 +103,22 @@ static int xioctl(unsigned long req, void *arg)
 	return r;
 }
 
-/* Grey frames of the device's size if the camera takes them; else its own. */
-static int setup_camera(const char *node, bool copy)
+/* 1 if the camera lists @fourcc among its capture formats */
+static bool camera_lists(uint32_t fourcc)
+{
+	struct v4l2_fmtdesc d = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+
+	for (d.index = 0; !xioctl(VIDIOC_ENUM_FMT, &d); d.index++)
+		if (d.pixelformat == fourcc)
+			return true;
+	return false;
+}
+
+/*
+ * Frames of the device's size in @want (NULL: the first of formats[] the
+ * camera lists) if the camera takes them; else of its own size.
+ */
+static int setup_camera(const char *node, const struct format *want, bool copy)
 {
 	struct v4l2_capability vcap = { 0 };
 	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
@@ -95,34 +135,54 @@ static int setup_camera(const char *node, bool copy)
 		return fail("VIDIOC_QUERYCAP", 0);
 	if (!(vcap.device_caps & V4L2_CAP_VIDEO_CAPTURE) ||
 	    !(vcap.device_caps & V4L2_CAP_STREAMING)) {
-		fprintf(stderr, "fdif-camera: %s is not a streaming capture device\n", node);
+		fprintf(stderr, "fdif-camera: %s is not a single-planar streaming capture device%s\n",
+			node, vcap.device_caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE ?
+			" (multi-planar capture is not supported)" : "");
+		return 1;
+	}
+	for (i = 0; !want && i < NFORMATS; i++)
+		if (camera_lists(formats[i].fourcc))
+			want = &formats[i];
+	if (!want) {
+		fprintf(stderr, "fdif-camera: %s has none of the formats taken "
+			"(GREY, NV12, NV21, YU12, YV12, YUYV)\n", node);
 		return 1;
 	}
 	if (xioctl(VIDIOC_G_FMT, &fmt))
 		return fail("VIDIOC_G_FMT", 0);
 	fmt.fmt.pix.width = cam.caps.frame_width;
 	fmt.fmt.pix.height = cam.caps.frame_height;
-	fmt.fmt.pix.pixelformat = V4L2_PIX_FMT_GREY;
+	fmt.fmt.pix.pixelformat = want->fourcc;
 	fmt.fmt.pix.field = V4L2_FIELD_NONE;
-	fmt.fmt.pix.bytesperline = cam.caps.frame_stride;
+	fmt.fmt.pix.bytesperline = want->fourcc == V4L2_PIX_FMT_YUYV ? 0 :
+				   cam.caps.frame_stride;
 	if (xioctl(VIDIOC_S_FMT, &fmt))
 		return fail("VIDIOC_S_FMT", 0);
-	if (fmt.fmt.pix.pixelformat != V4L2_PIX_FMT_GREY) {
-		fprintf(stderr, "fdif-camera: %s has no 8-bit grey frames (GREY)\n", node);
+	if (fmt.fmt.pix.pixelformat != want->fourcc) {
+		fprintf(stderr, "fdif-camera: %s has no %s frames\n", node, want->name);
 		return 1;
 	}
 	cam.fmt = fmt.fmt.pix;
+	cam.format = want;
+	if (!want->luma_first) {
+		cam.luma = malloc((size_t)cam.fmt.width * cam.fmt.height);
+		if (!cam.luma)
+			return fail("memory for a frame's luma", -ENOMEM);
+	}
 	if (xioctl(VIDIOC_REQBUFS, &req))
 		return fail("VIDIOC_REQBUFS", 0);
-	if (req.count < DEPTH + 1) {
-		fprintf(stderr, "fdif-camera: %s gave %u buffers\n", node, req.count);
+	/* the driver may grant fewer, or more (those stay unused) */
+	cam.nbuf = req.count < NBUF ? req.count : NBUF;
+	if (cam.nbuf < DEPTH + 1) {
+		fprintf(stderr, "fdif-camera: %s gave %u buffers, %u needed\n", node,
+			req.count, DEPTH + 1);
 		return 1;
 	}
 	/* frames the device reads where they are: its size, stride and alignment */
-	copy |= cam.fmt.width != cam.caps.frame_width ||
+	copy |= !want->luma_first || cam.fmt.width != cam.caps.frame_width ||
 		cam.fmt.height != cam.caps.frame_height ||
 		cam.fmt.bytesperline != cam.caps.frame_stride;
-	for (i = 0; i < NBUF; i++) {
+	for (i = 0; i < cam.nbuf; i++) {
 		struct v4l2_buffer b = {
 			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = V4L2_MEMORY_MMAP,
 			.index = i,
@@ -136,6 +196,11 @@ static int setup_camera(const char *node, bool copy)
 		if (xioctl(VIDIOC_QUERYBUF, &b))
 			return fail("VIDIOC_QUERYBUF", 0);
 		cam.len[i] = b.length;
+		if (b.length < (size_t)cam.fmt.bytesperline * cam.fmt.height) {
+			fprintf(stderr, "fdif-camera: a %u-byte buffer for %ux%u frames\n",
+				b.length, cam.fmt.width, cam.fmt.height);
+			return 1;
+		}
 		cam.map[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, cam.video, b.m.offset);
 		if (cam.map[i] == MAP_FAILED)
 			return fail("mmap of a camera buffer", 0);
@@ -168,6 +233,18 @@ static int submit(struct frame *f, const struct fdif_params *p)
 	void *frame;
 	int err;
 
+	if (!cam.format->luma_first) {
+		/* YUYV: Y0 U Y1 V, the luma every other byte */
+		const uint8_t *yuyv = cam.map[f->index];
+
+		for (unsigned int y = 0; y < img.height; y++)
+			for (unsigned int x = 0; x < img.width; x++)
+				cam.luma[(size_t)y * img.width + x] =
+					yuyv[(size_t)y * cam.fmt.bytesperline + 2 * x];
+		img.pixels = cam.luma;
+		img.stride = img.width;
+	}
+
 	if (cam.import[f->index]) {
 		cam.imported++;
 		cam.fmap[f->index] = (struct fdif_frame_map){ .scale = 1 };
@@ -193,7 +270,8 @@ static int finish(struct frame *f)
 	struct fdif_face faces[64];
 	int n, i;
 
-	if (poll(&pfd, 1, 10000) != 1)
+	/* no sync_file (the library gives a syncobj only): wait on the job */
+	if (pfd.fd < 0 ? fdif_job_wait(f->job, 10000000000LL) : poll(&pfd, 1, 10000) != 1)
 		return fail("the device did not finish a frame in 10 s", -ETIME);
 	n = fdif_job_result(f->job, faces, 64);
 	fdif_job_free(f->job);
@@ -228,13 +306,21 @@ int main(int argc, char **argv)
 	struct frame inflight[DEPTH];
 	unsigned int frames = 100, head = 0, count = 0, done = 0;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
+	const struct format *want = NULL;
 	struct fdif_params p;
 	bool copy = false;
 	double t0 = 0;
 
-	while ((opt = getopt(argc, argv, "n:cq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:f:cq")) != -1) {
 		switch (opt) {
 		case 'n': frames = strtoul(optarg, NULL, 0); break;
+		case 'f':
+			for (want = formats; want < formats + NFORMATS; want++)
+				if (!strcasecmp(optarg, want->name))
+					break;
+			if (want == formats + NFORMATS)
+				goto usage;
+			break;
 		case 'c': copy = true; break;
 		case 'q': cam.quiet = true; break;
 		default: goto usage;
@@ -245,8 +331,10 @@ int main(int argc, char **argv)
 	err = fdif_open(&cam.dev);
 	if (err)
 		return fail("no FDIF device", err);
-	fdif_query_caps(cam.dev, &cam.caps);
-	if (setup_camera(argv[optind], copy))
+	err = fdif_query_caps(cam.dev, &cam.caps);
+	if (err)
+		return fail("the FDIF's capabilities", err);
+	if (setup_camera(argv[optind], want, copy))
 		return 1;
 	fdif_params_init(&p);	/* a camera is upright: one job a frame */
 	if (xioctl(VIDIOC_STREAMON, &type))
@@ -269,6 +357,15 @@ int main(int argc, char **argv)
 			return fail("the camera gave no frame in 5 s", -ETIME);
 		if (xioctl(VIDIOC_DQBUF, &b))
 			return fail("VIDIOC_DQBUF", 0);
+		if (b.flags & V4L2_BUF_FLAG_ERROR) {
+			/* a damaged frame: back to the camera, unread */
+			cam.damaged++;
+			if (xioctl(VIDIOC_QBUF, &b))
+				return fail("VIDIOC_QBUF", 0);
+			continue;
+		}
+		if (b.index >= cam.nbuf)
+			return fail("VIDIOC_DQBUF: a buffer never queued", -EIO);
 		if (!count)
 			t0 = now();
 		f = &inflight[head++ % DEPTH];
@@ -279,17 +376,19 @@ int main(int argc, char **argv)
 			return fail("submit", err);
 		count++;
 	}
-	fprintf(stderr, "fdif-camera: %u frames in %.2f s: %.1f frames/s (%u imported, %u copied)\n",
-		done, now() - t0, done > 1 ? (done - 1) / (now() - t0) : 0.0,
-		cam.imported, cam.copied);
+	fprintf(stderr, "fdif-camera: %u %s frames in %.2f s: %.1f frames/s (%u imported, %u copied, %u damaged)\n",
+		done, cam.format->name, now() - t0,
+		done > 1 ? (done - 1) / (now() - t0) : 0.0,
+		cam.imported, cam.copied, cam.damaged);
 	xioctl(VIDIOC_STREAMOFF, &type);
 	for (unsigned int i = 0; i < NBUF; i++) {
 		fdif_bo_free(cam.import[i]);
 		fdif_bo_free(cam.copy[i]);
 	}
+	free(cam.luma);
 	fdif_close(cam.dev);
 	return 0;
 usage:
-	fprintf(stderr, "usage: fdif-camera [-n FRAMES] [-c] [-q] /dev/videoN\n");
+	fprintf(stderr, "usage: fdif-camera [-n FRAMES] [-f GREY|NV12|NV21|YU12|YV12|YUYV] [-c] [-q] /dev/videoN\n");
 	return 2;
 }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# In-guest test of fdif-camera, the library's frame loop example
+# (libfdif-drm/examples/camera.c), on the guest's camera: vivid with its
+# output looped to its input, fed a marked picture by fdif-vivid-feed in
+# the format under test. Each frame's faces must lie on the picture's
+# marked boxes (/data/NAME.truth, marked by a person), and each frame must
+# have reached the device the way asked (import or copy). Bad input gets
+# a message and exit status 1 (2 for bad arguments). Prints TAP.
+n=0 fail=0
+T=/tmp/fdif-camera-cli
+mkdir -p $T
+feeder=
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { # not_ok NAME [FILE...]: the files' text as TAP comments
+	n=$((n + 1))
+	echo "not ok $n - $1"
+	shift
+	[ $# -eq 0 ] || sed 's/^/# /' "$@"
+	fail=1
+}
+
+stop_feed() {
+	[ -n "$feeder" ] || return 0
+	kill "$feeder" 2>/dev/null
+	wait "$feeder" 2>/dev/null
+	feeder=
+}
+trap stop_feed EXIT
+
+# start_feed FORMAT PICTURE: the camera shows PICTURE; its node in $node
+start_feed() {
+	stop_feed
+	node=
+	fdif-vivid-feed -f "$1" "$2" > $T/feed.log 2>&1 &
+	feeder=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		node=$(sed -n 's/^capture //p' $T/feed.log)
+		[ -n "$node" ] && return 0
+		kill -0 "$feeder" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# stream NAME FEED_FORMAT PICTURE TRUTH WANT_FACES WANT_MODE ARGS...: runs
+# fdif-camera -n 30 ARGS on the camera showing PICTURE; each of the 30
+# frames must have WANT_FACES faces, each on a different marked box, and
+# have reached the device by WANT_MODE (import or copy)
+stream() {
+	name=$1 ffmt=$2 pic=$3 truth=$4 want=$5 mode=$6
+	shift 6
+	if ! start_feed "$ffmt" "$pic"; then
+		not_ok "$name (the camera did not start)" $T/feed.log
+		return
+	fi
+	fdif-camera -n 30 "$@" "$node" > $T/out 2> $T/err
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "$name (fdif-camera exited $rc)" $T/err $T/feed.log
+		return
+	fi
+	# frame SEQ MODE N x y w h ... (left and top edges, camera pixels)
+	if awk -v want="$want" -v mode="$mode" '
+		FILENAME == ARGV[1] { m++; x[m] = $1; y[m] = $2; w[m] = $3; h[m] = $4; next }
+		$1 != "frame" { next }
+		{
+			frames++
+			if ($3 != mode || $4 != want) { bad++; next }
+			for (k = 1; k <= m; k++) used[k] = 0
+			for (i = 0; i < $4; i++) {
+				fx = $(5 + 4 * i); fy = $(6 + 4 * i)
+				fw = $(7 + 4 * i); fh = $(8 + 4 * i)
+				cx = fx + fw / 2; cy = fy + fh / 2
+				hit = 0
+				for (k = 1; k <= m; k++) {
+					a = w[k] * h[k]; s2 = fw * fh
+					if (!used[k] && cx >= x[k] && cx <= x[k] + w[k] &&
+					    cy >= y[k] && cy <= y[k] + h[k] &&
+					    s2 >= a / 4 && s2 <= a * 4) { used[k] = 1; hit = 1; break }
+				}
+				if (!hit) { bad++; next }
+			}
+		}
+		END { exit !(frames == 30 && bad == 0) }' "$truth" $T/out; then
+		ok "$name ($(tail -1 $T/err | sed 's/^fdif-camera: //'))"
+	else
+		not_ok "$name (want 30 frames by $mode, each with $want faces on marked boxes)" \
+			$T/out $T/err
+	fi
+}
+
+# check NAME WANT_EXIT PATTERN CMD...: PATTERN in stderr
+check() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" > $T/out 2> $T/err
+	got=$?
+	if [ $got -eq "$want" ] && grep -q -- "$pat" $T/err; then
+		ok "$name"
+	else
+		not_ok "$name (exit $got, want $want, pattern '$pat')" $T/err
+	fi
+}
+
+stream grey-import grey /data/astronaut.pgm /data/astronaut.truth 1 import
+stream grey-copy grey /data/hopper.pgm /data/hopper.truth 1 copy -c
+stream nv12-import nv12 /data/astronaut.pgm /data/astronaut.truth 1 import -f NV12
+stream yuyv-copy yuyv /data/hopper.pgm /data/hopper.truth 1 copy -f YUYV
+stream no-face grey /data/landscape.pgm /data/landscape.truth 0 import
+
+# bad input: with the camera running, its output node is no capture device
+start_feed grey /data/astronaut.pgm
+out=$(for v in /sys/class/video4linux/video*; do
+	[ "$(cat $v/name 2>/dev/null)" = "vivid-000-vid-out" ] && echo /dev/${v##*/}; done)
+if [ -n "$out" ]; then
+	check output-node 1 'is not a single-planar streaming capture device' fdif-camera -n 1 "$out"
+else
+	not_ok "output-node (vivid has no output node vivid-000-vid-out)"
+fi
+stop_feed
+check not-a-camera 1 'VIDIOC_QUERYCAP' fdif-camera -n 1 /dev/null
+check no-such-node 1 'No such file' fdif-camera -n 1 /dev/video99
+check bad-format 2 'usage' fdif-camera -f RGB3 /dev/video0
+check no-frames 2 'usage' fdif-camera -n 0 /dev/video0
+
+echo "1..$n"
+exit $fail
