@@ -113,8 +113,12 @@ int main(int argc, char **argv)
 		return fail("memory", -ENOMEM);
 	for (i = 0; i < n; i++) {
 		err = load(argv[optind + i], w, h, &frames[i]);
-		if (err)
-			return fail(argv[optind + i], err);
+		if (err) {
+			/* the picture library's words: "unsupported image format"... */
+			fprintf(stderr, "fdif-vivid-feed: %s: %s\n", argv[optind + i],
+				fdif_strerror(err));
+			return 1;
+		}
 	}
 	err = fdif_vivid_load();
 	if (err)

@@ -33,7 +33,8 @@ device, the Linux kernel with the fdif accel driver, and fdif-detect
               v4l2src io-mode=dmabuf ! fdiffacedetect, reads it and prints the
               faces of every frame (camera pixels: x y w h) and the frames
               per second; DIR/camera.txt keeps them
-  --frames N  camera frames to take (default 150)
+  --frames N  camera frames to take (default: 120 a photo, 2 s of the
+              camera's 60 frames/s, so that each photo is seen)
   --help      this text
 
 Without a photo it uses the bundled sample, the astronaut photograph of
@@ -50,7 +51,7 @@ EOF
 
 out="$FDIF_ROOT/out"
 photos=()
-camera= frames=150
+camera= frames=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-h | --help) usage; exit 0 ;;
@@ -109,12 +110,14 @@ share="$FDIF_BUILD/demo-share"
 log_dir="$FDIF_BUILD/demo-guest"
 rm -rf "$share" "$log_dir"
 mkdir -p "$share/in" "$share/out" "$log_dir" "$out"
+copies=()
 for i in "${!inputs[@]}"; do
 	f=${inputs[$i]}
 	base=${f##*/}
 	ext=img
 	case "$base" in *.*) ext=${base##*.} ;; esac
-	cp -- "$f" "$share/in/$(printf '%03d' $((i + 1))).${ext,,}"
+	copies[$i]="$(printf '%03d' $((i + 1))).${ext,,}"
+	cp -- "$f" "$share/in/${copies[$i]}"
 done
 cat > "$share/run.sh" <<'RUN'
 #!/bin/sh
@@ -129,38 +132,60 @@ done
 RUN
 
 if [ -n "$camera" ]; then
+	: "${frames:=$((120 * ${#inputs[@]}))}"
 	# the camera: fdif-vivid-feed shows the photos on vivid's looped
-	# output; fdiffacedetect reads the capture side's dma-bufs
+	# output; fdiffacedetect reads the capture side's dma-bufs. A feeder
+	# that did not start (a photo it cannot read) or stopped is reported
+	# as such, with its log, not as the camera's error.
 	cat > "$share/run.sh" <<RUN
 #!/bin/sh
 fdif-vivid-feed -s 2 /mnt/in/* > /tmp/feed.log 2>&1 &
 feeder=\$!
 i=0
-while ! grep -q '^capture ' /tmp/feed.log && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+while ! grep -q '^capture ' /tmp/feed.log && kill -0 \$feeder 2>/dev/null &&
+	[ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
 node=\$(sed -n 's/^capture //p' /tmp/feed.log)
+if [ -z "\$node" ]; then
+	{ echo "the camera did not start:"; cat /tmp/feed.log; } > /mnt/out/camera.err
+	echo 1 > /mnt/out/camera.rc
+	exit 0
+fi
 fdif-gst-faces -n $frames "v4l2src device=\$node io-mode=dmabuf ! video/x-raw,format=GRAY8,width=320,height=240 ! fdiffacedetect display=false" > /mnt/out/camera.txt 2> /mnt/out/camera.err
-echo \$? > /mnt/out/camera.rc
+rc=\$?
+kill -0 \$feeder 2>/dev/null ||
+	{ echo "the camera's feeder stopped:"; cat /tmp/feed.log; } >> /mnt/out/camera.err
+echo \$rc > /mnt/out/camera.rc
 kill \$feeder
 wait
 cp /tmp/feed.log /mnt/out/feed.log
 RUN
-	progress "streaming ${#inputs[@]} photo(s) through the guest's camera into fdiffacedetect"
+	progress "streaming ${#inputs[@]} photo(s), $frames frames, through the guest's camera into fdiffacedetect"
 	log_dir="$FDIF_BUILD/demo-guest"
 	set +e
 	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh \
-		--out "$log_dir" --timeout 600 > "$log_dir/harness.log" 2>&1
+		--out "$log_dir" --timeout 600 > "$log_dir/harness.log" \
+		2> >(tee -a "$log_dir/harness.log" >&2)
 	hrc=$?
 	set -e
+	wait
 	[ -f "$share/out/camera.rc" ] ||
 		die "the guest did not run the camera (exit $hrc): see $log_dir/console.log"
 	# faces TIME N x y w h ...: one line a frame
-	awk '$1 == "faces" {
+	[ ! -f "$share/out/camera.txt" ] || awk '$1 == "faces" {
 		printf "frame at %s: %d face(s)", $2, $3
 		for (i = 4; i + 3 <= NF; i += 4) printf "  %s,%s %sx%s", $i, $(i + 1), $(i + 2), $(i + 3)
 		printf "\n" }' "$share/out/camera.txt"
-	sed 's/^fdif-gst-faces: //' "$share/out/camera.err"
-	cp "$share/out/camera.txt" "$out/camera.txt"
-	echo "  -> $out/camera.txt"
+	# the guest's messages name the numbered copies: show the user's names
+	while IFS= read -r line; do
+		for i in "${!inputs[@]}"; do
+			line=${line//"/mnt/in/${copies[$i]}"/"${inputs[$i]}"}
+		done
+		printf '%s\n' "${line#fdif-gst-faces: }"
+	done < "$share/out/camera.err"
+	if [ -f "$share/out/camera.txt" ]; then
+		cp "$share/out/camera.txt" "$out/camera.txt"
+		echo "  -> $out/camera.txt"
+	fi
 	[ "$(cat "$share/out/camera.rc")" = 0 ] && [ "$hrc" -eq 0 ] ||
 		die "the camera pipeline failed: see $share/out/camera.err and $log_dir/console.log"
 	exit 0

@@ -85,6 +85,33 @@ stage_demo() {
 		--out "$out/camera"
 	/usr/bin/python3 "$FDIF_ROOT/tests/camera-demo.py" "$TESTDATA" \
 		"$out/camera/camera.txt" 60 > "$out/camera-truth.tap" || true
+	# a photo the camera cannot show: an error that says so and names it
+	mkdir -p "$FDIF_BUILD/bad-photo"
+	echo 'not a picture' > "$FDIF_BUILD/bad-photo/not a photo.png"
+	demo_tap "$out/camera-bad" "scripts/demo.sh --camera with a photo it cannot read" \
+		--camera --frames 10 --out "$out/camera-bad" "$FDIF_BUILD/bad-photo/not a photo.png"
+	demo_expect_error "$out/camera-bad" "the camera did not start:" \
+		"not a photo.png: unsupported image format"
+}
+
+# demo_expect_error OUT LINE...: turn demo_tap's OUT.tap around: ok when
+# the demo failed (exit 1) and its log has each LINE (fixed strings)
+demo_expect_error() {
+	local out=$1 line missing=
+	shift
+	for line in "$@"; do
+		grep -qF -- "$line" "$out.log" || missing+=" '$line'"
+	done
+	{
+		if grep -q '^not ok 1 - .* exited 1$' "$out.tap" && [ -z "$missing" ]; then
+			echo "ok 1 - $(sed -n 's/^not ok 1 - \(.*\) exited 1$/\1/p' "$out.tap"): exit 1, a clear message"
+		else
+			echo "not ok 1 - the demo's error (want exit 1 and lines:$missing)"
+			tail -30 "$out.log" | sed 's/^/# /'
+		fi
+		echo "1..1"
+	} > "$out.tap.new"
+	mv "$out.tap.new" "$out.tap"
 }
 
 # demo_tap OUT NAME ARGS...: scripts/demo.sh ARGS (the demo stage's own
