@@ -29,8 +29,9 @@ fetch_source() {
 	dsc="$QEMU_DL/qemu_${QEMU_VER}.dsc"
 	if [ ! -f "$dsc" ]; then
 		progress "downloading Debian qemu $QEMU_VER source (apt-get source)"
-		rm -rf "$QEMU_DL.tmp" && mkdir -p "$QEMU_DL.tmp" && chmod 0777 "$QEMU_DL.tmp"
-		(cd "$QEMU_DL.tmp" && apt-get source --download-only -qq "qemu=$ver" >/dev/null)
+		rm -rf "$QEMU_DL.tmp"
+		apt_fetch "$QEMU_DL.tmp" source --download-only "qemu=$ver" ||
+			die "apt-get source --download-only qemu=$ver failed"
 		mv "$QEMU_DL.tmp" "$QEMU_DL"
 	fi
 }

@@ -127,6 +127,19 @@ apt_ensure() {
 		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# apt_fetch DIR ARGS...: apt-get -qq ARGS (download, source --download-only)
+# into DIR, quietly. As root, apt hands downloads to its _apt user, who
+# cannot write into a root-owned cache folder (nor reach one under /root):
+# it is told to download as root, rather than the folder being made
+# world-writable.
+apt_fetch() {
+	local dir=$1 as=()
+	shift
+	[ "$(id -u)" != 0 ] || as=(-o APT::Sandbox::User=root)
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get -qq "${as[@]}" "$@") >/dev/null 2>&1
+}
+
 # apt_src_enable: a deb-src list of our own, next to (never inside) debian.sources.
 apt_src_enable() {
 	local list=/etc/apt/sources.list.d/fdif-deb-src.sources

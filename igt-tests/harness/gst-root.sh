@@ -28,24 +28,30 @@ plugdir=/usr/lib/$triplet/gstreamer-1.0
 # videoconvert and videoscale, videotestsrc, appsink
 plugins=(coreelements video4linux2 videoconvertscale videotestsrc app)
 
-# unpack PKG:arm64, at the version of the installed RUNTIME:arm64, in the
-# cache; prints the directory
+# the cached PKG:arm64 .deb at version VER, downloaded once; prints its path
+deb() { # deb PKG VER
+	local dir="$FDIF_CACHE/guest" f
+	f="$dir/$1_${2//:/%3a}_arm64.deb"
+	if [ ! -f "$f" ]; then
+		progress "downloading $1:arm64 ($2)"
+		apt_fetch "$dir" download "$1:arm64=$2" && [ -f "$f" ] ||
+			die "cannot download $1:arm64=$2"
+	fi
+	echo "$f"
+}
+
+# PKG:arm64 at the version of the installed RUNTIME:arm64, unpacked in the
+# cache once; prints the directory
 unpacked() { # unpacked PKG RUNTIME
-	local dir="$FDIF_CACHE/guest" deb ver
+	local ver f
 	ver=$(dpkg-query -W -f '${Version}' "$2:arm64") ||
 		die "gst-root.sh: $2:arm64 is not installed"
-	deb="$dir/$1_${ver//:/%3a}_arm64.deb"
-	if [ ! -f "$deb" ]; then
-		progress "downloading $1:arm64 ($ver)"
-		mkdir -p "$dir"
-		(cd "$dir" && chmod 0777 . && apt-get download -qq "$1:arm64=$ver") \
-			>/dev/null 2>&1 || die "cannot download $1:arm64=$ver"
+	f=$(deb "$1" "$ver") || exit 1
+	if [ ! -d "$f.d" ]; then
+		rm -rf "$f.d.tmp"
+		dpkg -x "$f" "$f.d.tmp" && mv "$f.d.tmp" "$f.d"
 	fi
-	if [ ! -d "$deb.d" ]; then
-		rm -rf "$deb.d.tmp"
-		dpkg -x "$deb" "$deb.d.tmp" && mv "$deb.d.tmp" "$deb.d"
-	fi
-	echo "$deb.d"
+	echo "$f.d"
 }
 
 if [ "${1:-}" = --pkgconfig ]; then
@@ -78,7 +84,6 @@ put() { # put SRC [DEST]
 # the library NAME from the arm64 library directories
 find_lib() {
 	local d
-	local d
 	for d in "${libdirs[@]}"; do
 		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
@@ -98,7 +103,7 @@ find_lib() {
 			       sed -n '1s/[:,].*//p') || true
 	[ -n "$pkg" ] || return 1
 	ver=$(dpkg-query -W -f '${Version}' "$pkg:$host") || return 1
-	extract "$pkg" "$ver" >&2 || return 1
+	extract "$pkg" "$ver" || return 1
 	for d in "${libdirs[@]}"; do
 		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
@@ -107,20 +112,14 @@ find_lib() {
 	[ -n "$p" ] && echo "$p"
 }
 
-# unpack PKG:arm64=VER into $extra (the benchmark's own arm64 files)
+# unpack PKG:arm64=VER into $extra (the benchmark's own arm64 files): that
+# version, or apt's candidate where arm64 has no build of it yet
 extract() { # extract PKG VER
-	local dir="$FDIF_CACHE/guest/debs" deb
-	deb="$dir/$1_${2//:/%3a}_arm64.deb"
-	if [ ! -f "$deb" ]; then
-		progress "downloading $1:arm64 ($2)"
-		mkdir -p "$dir"
-		# that version, or (not built for arm64 yet) apt's candidate
-		(cd "$dir" && chmod 0777 . && { apt-get download -qq "$1:arm64=$2" ||
-			apt-get download -qq "$1:arm64"; }) >/dev/null 2>&1 ||
-			die "cannot download $1:arm64"
-		deb=$(ls "$dir/$1"_*_arm64.deb | tail -1)
-	fi
-	dpkg -x "$deb" "$extra"
+	local ver=$2
+	apt-cache show "$1:arm64=$ver" >/dev/null 2>&1 ||
+		ver=$(apt-cache policy "$1:arm64" | sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "no $1 for arm64 in apt's lists"
+	dpkg -x "$(deb "$1" "$ver")" "$extra"
 }
 
 opencv=

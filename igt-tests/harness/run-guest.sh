@@ -84,12 +84,14 @@ apt_ensure "${GUEST_ARMHF_PKGS[@]}"
 # GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
 # fdif_gst): the multiarch runtime and core development packages; the
 # plugins-base development files, not multi-arch, come unpacked from
-# their .deb (gst-root.sh --pkgconfig)
+# their .deb (gst-root.sh --pkgconfig). The 32-bit guest has none.
 GUEST_GST_PKGS=(libgstreamer1.0-dev:arm64 liborc-0.4-dev:arm64
 	libgstreamer-plugins-base1.0-0:arm64 gstreamer1.0-plugins-base:arm64
 	gstreamer1.0-plugins-good:arm64)
-apt_ensure "${GUEST_GST_PKGS[@]}"
-gst_pc="$("$FDIF_ROOT/igt-tests/harness/gst-root.sh" --pkgconfig)"
+if [ "$arch" = arm64 ]; then
+	apt_ensure "${GUEST_GST_PKGS[@]}"
+	gst_pc="$("$FDIF_ROOT/igt-tests/harness/gst-root.sh" --pkgconfig)"
+fi
 
 [ -n "$cmd" ] || data=1	# the test suites read the test pictures
 if [ -n "$data" ]; then
@@ -112,33 +114,35 @@ busybox_deb() { # busybox_deb ARCH
 	deb="$(ls "$dir"/busybox-static_*_"$1".deb 2>/dev/null | head -1)"
 	if [ -z "$deb" ]; then
 		progress "downloading busybox-static:$1"
-		(cd "$dir" && chmod 0777 . && apt-get download -qq "busybox-static:$1") >/dev/null 2>&1 ||
+		apt_fetch "$dir" download "busybox-static:$1" ||
 			die "cannot download busybox-static:$1"
 		deb="$(ls "$dir"/busybox-static_*_"$1".deb | head -1)"
 	fi
 	echo "$deb"
 }
 
-progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
+# the arm64 programs (the 32-bit guest runs the armhf ones, below)
 gb="$FDIF_BUILD/guest-arm64"
-# the cross file's pkg-config path with the unpacked plugins-base files first
-gst_ini="$FDIF_BUILD/guest-arm64-gst.ini"
-printf "[properties]\npkg_config_libdir = ['%s', '/usr/lib/aarch64-linux-gnu/pkgconfig', '/usr/share/pkgconfig']\n" \
-	"$gst_pc" > "$gst_ini.new"
-cmp -s "$gst_ini.new" "$gst_ini" || { mv "$gst_ini.new" "$gst_ini"; rm -rf "$gb"; }
-rm -f "$gst_ini.new"
-# the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
-[ "$arch" = arm64 ] || kbuild64="$("$FDIF_ROOT/accel-fdif/build.sh")"
-if [ ! -f "$gb/build.ninja" ]; then
-	meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
-		--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" --cross-file "$gst_ini" \
-		-Dkernel_headers="${kbuild64:-$kbuild}/usr/include" \
-		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
-else
-	meson configure "$gb" -Dkernel_headers="${kbuild64:-$kbuild}/usr/include" \
-		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+if [ "$arch" = arm64 ]; then
+	progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
+	# the cross file's pkg-config path with the unpacked plugins-base files first
+	gst_ini="$FDIF_BUILD/guest-arm64-gst.ini"
+	printf "[properties]\npkg_config_libdir = ['%s', '/usr/lib/aarch64-linux-gnu/pkgconfig', '/usr/share/pkgconfig']\n" \
+		"$gst_pc" > "$gst_ini.new"
+	cmp -s "$gst_ini.new" "$gst_ini" || { mv "$gst_ini.new" "$gst_ini"; rm -rf "$gb"; }
+	rm -f "$gst_ini.new"
+	# the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
+	if [ ! -f "$gb/build.ninja" ]; then
+		meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
+			--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" --cross-file "$gst_ini" \
+			-Dkernel_headers="$kbuild/usr/include" \
+			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+	else
+		meson configure "$gb" -Dkernel_headers="$kbuild/usr/include" \
+			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+	fi
+	ninja -C "$gb" >/dev/null || ninja -C "$gb"
 fi
-ninja -C "$gb" >/dev/null || ninja -C "$gb"
 tb="$gb/igt-tests"
 
 progress "building the guest side for armhf: 32-bit uAPI, library and CLI suites"
