@@ -23,13 +23,16 @@ struct fdif_device;
 
 /**
  * struct fdif_hw_job - one checked job as the hardware wants it
- * @plane_addr: DMA address of each picture plane
- * @work_addr: DMA address of the work area
+ * @plane_addr: DMA address of each picture plane, below 2^&fdif_gen.dma_bits
+ * @work_addr: DMA address of the work area, below 2^&fdif_gen.dma_bits
  * @regs: generation-specific register values, from &fdif_gen_ops.prepare
+ *
+ * The addresses are whole dma_addr_t: how they fit the generation's
+ * address registers is its &fdif_gen_ops.run's business.
  */
 struct fdif_hw_job {
-	u32 plane_addr[DRM_FDIF_MAX_PLANES];
-	u32 work_addr;
+	dma_addr_t plane_addr[DRM_FDIF_MAX_PLANES];
+	dma_addr_t work_addr;
 	u32 regs[FDIF_HW_JOB_REGS];
 };
 

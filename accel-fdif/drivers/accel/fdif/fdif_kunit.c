@@ -7,6 +7,9 @@
  */
 
 #include <kunit/test.h>
+#include <linux/dma-mapping.h>
+#include <linux/minmax.h>
+#include <linux/sizes.h>
 
 #include <drm/drm_fourcc.h>
 
@@ -421,6 +424,30 @@ static void fdif_test_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fdif_gen_omap4.dma_bits, 32);
 }
 
+/*
+ * The highest address each generation's DMA reaches (as far as this
+ * kernel's dma_addr_t does) survives in the job the generation's ops get:
+ * the shared job struct must not cut a wider generation's addresses.
+ */
+static void fdif_test_hw_job_addr(struct kunit *test)
+{
+	static const struct fdif_gen *const gens[] = { &fdif_gen_omap4, &fdif_gen_fake };
+	struct fdif_hw_job hw = { };
+	unsigned int i, bits;
+	dma_addr_t top;
+
+	for (i = 0; i < ARRAY_SIZE(gens); i++) {
+		bits = min_t(unsigned int, gens[i]->dma_bits, sizeof(dma_addr_t) * BITS_PER_BYTE);
+		top = DMA_BIT_MASK(bits) & ~(dma_addr_t)(SZ_4K - 1);
+		hw.plane_addr[DRM_FDIF_MAX_PLANES - 1] = top;
+		hw.work_addr = top;
+		KUNIT_EXPECT_EQ_MSG(test, (u64)hw.plane_addr[DRM_FDIF_MAX_PLANES - 1], (u64)top,
+				    "generation %u, %u DMA bits", i, gens[i]->dma_bits);
+		KUNIT_EXPECT_EQ_MSG(test, (u64)hw.work_addr, (u64)top,
+				    "generation %u, %u DMA bits", i, gens[i]->dma_bits);
+	}
+}
+
 static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_check_good),
 	KUNIT_CASE(fdif_test_check_bad),
@@ -430,6 +457,7 @@ static struct kunit_case fdif_params_cases[] = {
 	KUNIT_CASE(fdif_test_confidence),
 	KUNIT_CASE(fdif_test_fake_gen),
 	KUNIT_CASE(fdif_test_layout),
+	KUNIT_CASE(fdif_test_hw_job_addr),
 	KUNIT_CASE(fdif_test_sort),
 	{ }
 };

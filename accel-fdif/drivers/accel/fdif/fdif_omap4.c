@@ -115,8 +115,9 @@ void fdif_omap4_prepare(const struct drm_fdif_job *job, struct fdif_hw_job *hw)
 
 static void fdif_omap4_run(struct fdif_device *fdev, const struct fdif_hw_job *hw)
 {
-	fdif_write(fdev, FDIF_PICADDR, hw->plane_addr[0]);
-	fdif_write(fdev, FDIF_WKADDR, hw->work_addr);
+	/* dma_bits 32: fdif_lookup_bo() let no address above 4 GiB through */
+	fdif_write(fdev, FDIF_PICADDR, lower_32_bits(hw->plane_addr[0]));
+	fdif_write(fdev, FDIF_WKADDR, lower_32_bits(hw->work_addr));
 	fdif_write(fdev, FD_DCOND, hw->regs[FDIF_OMAP4_DCOND]);
 	fdif_write(fdev, FD_STARTX, hw->regs[FDIF_OMAP4_STARTX]);
 	fdif_write(fdev, FD_STARTY, hw->regs[FDIF_OMAP4_STARTY]);
