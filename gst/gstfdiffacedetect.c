@@ -21,7 +21,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -78,6 +77,12 @@ struct _GstFdifFaceDetect {
   guint directions;
   gchar *device;
   guint64 frames_imported, frames_copied;
+
+  /*
+   * The fence waits: set flushing (from any thread) by FLUSH_START, which
+   * wakes a wait at once, until FLUSH_STOP or the next start
+   */
+  GstPoll *poll;
 
   /* between start() and stop(), the streaming thread's */
   struct fdif_device *dev;
@@ -246,6 +251,13 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
   gint threshold;
   int ret;
 
+  if (!self->poll) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE,
+        ("Could not create a poll set for the FDIF's fences."), (NULL));
+    return FALSE;
+  }
+  gst_poll_set_flushing (self->poll, FALSE);
+
   GST_OBJECT_LOCK (self);
   path = g_strdup (self->device);
   directions = self->directions;
@@ -304,30 +316,43 @@ fail:
   return FALSE;
 }
 
-/* Waits for @fl's jobs (they may read its buffer and BO), then frees them. */
+/*
+ * Frees @fl and its jobs; @wait: once they are done (they may read its
+ * buffer and BO), at most FENCE_TIMEOUT_MS each; else at once. A job not
+ * done is dropped all the same (the kernel holds its own references to
+ * what it reads and writes), but the pooled BO it may still read is freed,
+ * not given to the next frame.
+ */
 static void
-inflight_free (GstFdifFaceDetect * self, struct inflight *fl)
+inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gboolean wait)
 {
+  gboolean done = TRUE;
   unsigned int i;
 
   for (i = 0; i < fl->njobs; i++) {
-    if (fdif_job_wait (fl->jobs[i], (int64_t) FENCE_TIMEOUT_MS * 1000000))
-      GST_WARNING_OBJECT (self, "a job did not finish within %d ms", FENCE_TIMEOUT_MS);
+    if (fdif_job_wait (fl->jobs[i], wait ? (int64_t) FENCE_TIMEOUT_MS * 1000000 : 0))
+      done = FALSE;
     fdif_job_free (fl->jobs[i]);
   }
-  if (fl->copy_bo)
+  if (!done)
+    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done%s",
+        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)),
+        wait ? " after " G_STRINGIFY (FENCE_TIMEOUT_MS) " ms" : "");
+  if (fl->copy_bo && done)
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
+  else
+    fdif_bo_free (fl->copy_bo);	/* NULL too */
   gst_buffer_unref (fl->buf);
   g_free (fl);
 }
 
 static void
-discard_inflight (GstFdifFaceDetect * self)
+discard_inflight (GstFdifFaceDetect * self, gboolean wait)
 {
   struct inflight *fl;
 
   while ((fl = g_queue_pop_head (&self->inflight)))
-    inflight_free (self, fl);
+    inflight_free (self, fl, wait);
 }
 
 static gboolean
@@ -337,7 +362,7 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
 
   if (!self->dev)
     return TRUE;
-  discard_inflight (self);
+  discard_inflight (self, TRUE);
   g_slist_free_full (self->free_bos, import_free);
   self->free_bos = NULL;
   g_clear_pointer (&self->imports, g_hash_table_destroy);
@@ -555,7 +580,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     path = "copy";
   }
   if (!bo) {
-    inflight_free (self, fl);
+    inflight_free (self, fl, FALSE);
     return GST_FLOW_ERROR;
   }
 
@@ -573,7 +598,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("The FDIF scans none of the directions asked for."),
         ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
-    inflight_free (self, fl);
+    inflight_free (self, fl, FALSE);
     return GST_FLOW_ERROR;
   }
   ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
@@ -582,7 +607,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
         ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
         ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
     fl->njobs = 0;		/* none was queued */
-    inflight_free (self, fl);
+    inflight_free (self, fl, FALSE);
     return GST_FLOW_ERROR;
   }
   GST_OBJECT_LOCK (self);
@@ -599,34 +624,39 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 
 /* Frames out */
 
-static gint64
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000;
-}
-
-/* Polls @fl's fences (sync_files). 0, or -ETIME. */
+/*
+ * Polls @fl's fences (sync_files), FENCE_TIMEOUT_MS in all. 0, -ETIME, or
+ * -ECANCELED: flushing (FLUSH_START), the wait cut short.
+ */
 static int
 wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
 {
-  gint64 deadline = now_ms () + FENCE_TIMEOUT_MS;
+  gint64 deadline = g_get_monotonic_time () + FENCE_TIMEOUT_MS * G_GINT64_CONSTANT (1000);
   unsigned int i;
+  int ret = 0;
 
-  for (i = 0; i < fl->njobs; i++) {
-    struct pollfd p = { .fd = fdif_job_fence_fd (fl->jobs[i]), .events = POLLIN };
-    int ret;
+  for (i = 0; i < fl->njobs && !ret; i++) {
+    GstPollFD pfd = GST_POLL_FD_INIT;
+    gint n;
 
-    if (p.fd < 0)
+    pfd.fd = fdif_job_fence_fd (fl->jobs[i]);
+    if (pfd.fd < 0)
       continue;			/* no fence: fdif_job_result() tells */
+    gst_poll_add_fd (self->poll, &pfd);
+    gst_poll_fd_ctl_read (self->poll, &pfd, TRUE);
     do {
-      gint64 left = deadline - now_ms ();
+      gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
 
-      ret = poll (&p, 1, left > 0 ? (int) left : 0);
-    } while (ret < 0 && errno == EINTR);
-    if (ret == 0)
-      return -ETIME;
+      n = gst_poll_wait (self->poll, left * GST_USECOND);
+    } while (n < 0 && (errno == EINTR || errno == EAGAIN));
+    gst_poll_remove_fd (self->poll, &pfd);
+    if (n < 0 && errno == EBUSY)
+      ret = -ECANCELED;
+    else if (n == 0)
+      ret = -ETIME;
+    /* another poll error: fdif_job_result() tells whether the job is done */
   }
-  return 0;
+  return ret;
 }
 
 static void
@@ -713,6 +743,14 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   int ret;
 
   ret = wait_fences (self, fl);
+  if (ret == -ECANCELED) {
+    /* a flush: the frame is dropped, its jobs not waited for */
+    GST_DEBUG_OBJECT (self, "flushing: frame %" GST_TIME_FORMAT " dropped",
+        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
+    g_free (faces);
+    inflight_free (self, fl, FALSE);
+    return GST_FLOW_FLUSHING;
+  }
   for (i = 0; i < fl->njobs && !ret; i++) {
     int got = fdif_job_result (fl->jobs[i], faces + n, max);
 
@@ -727,7 +765,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   if (ret) {
     job_error (self, ret);
     g_free (faces);
-    inflight_free (self, fl);
+    inflight_free (self, fl, TRUE);
     return GST_FLOW_ERROR;
   }
   if (fl->njobs > 1)
@@ -742,7 +780,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   map = fl->map;
   min_w = fl->min_w;
   min_h = fl->min_h;
-  inflight_free (self, fl);	/* its jobs are done, its BO can take the next frame */
+  inflight_free (self, fl, FALSE);	/* its jobs are done, its BO can take the next frame */
   width = GST_VIDEO_INFO_WIDTH (&self->info);
   height = GST_VIDEO_INFO_HEIGHT (&self->info);
   boxes = g_new0 (struct box, n + 1);
@@ -860,7 +898,8 @@ drain (GstFdifFaceDetect * self)
 
   while (!g_queue_is_empty (&self->inflight)) {
     if (ret != GST_FLOW_OK) {
-      discard_inflight (self);
+      /* an error, or flushing: the frames after it are not waited for */
+      discard_inflight (self, FALSE);
       break;
     }
     ret = finish_frame (self, &out);
@@ -875,10 +914,20 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
 
-  if (self->dev) {
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
+    /*
+     * From any thread, maybe while the streaming thread waits on a fence:
+     * that wait ends at once, its frame is dropped and the chain returns
+     * FLUSHING; the frames still held go at FLUSH_STOP
+     */
+    if (self->poll)
+      gst_poll_set_flushing (self->poll, TRUE);
+  } else if (self->dev) {
     if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-      discard_inflight (self);
+      /* the held frames are stale: dropped, their jobs not waited for */
+      discard_inflight (self, FALSE);
       self->face_detected = FALSE;
+      gst_poll_set_flushing (self->poll, FALSE);
     } else if (GST_EVENT_IS_SERIALIZED (event)) {
       /* EOS, a new segment or caps...: the frames before it go first */
       GstFlowReturn ret = drain (self);
@@ -927,6 +976,8 @@ gst_fdif_face_detect_finalize (GObject * object)
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
 
   g_free (self->device);
+  if (self->poll)
+    gst_poll_free (self->poll);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1011,6 +1062,7 @@ gst_fdif_face_detect_init (GstFdifFaceDetect * self)
   self->updates = DEFAULT_UPDATES;
   self->threshold = DEFAULT_THRESHOLD;
   self->directions = DEFAULT_DIRECTIONS;
+  self->poll = gst_poll_new (TRUE);	/* NULL: no fd left, start() fails */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
 

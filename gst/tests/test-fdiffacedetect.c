@@ -41,6 +41,7 @@ need_mock (void)
   pthread_mutex_lock (mk_lock);
   mk->status = 0;
   mk->busy = 0;
+  mk->hang_fences = 0;
   mk->nfaces = 1;
   mk->faces[0] = (struct fake_face) { .cx = 160, .cy = 120, .size = 40,
       .confidence = 900, .raw = 1, .fields = 0x1f };
@@ -57,6 +58,16 @@ mk_get (const unsigned int *field)
   v = *field;
   pthread_mutex_unlock (mk_lock);
   return v;
+}
+
+/* The next jobs hang (@on), their fences never signalling, as a hung device's */
+static void
+mk_hang (int on)
+{
+  pthread_mutex_lock (mk_lock);
+  mk->busy = on;
+  mk->hang_fences = on;
+  pthread_mutex_unlock (mk_lock);
 }
 
 /* Without a device */
@@ -592,6 +603,87 @@ test_mock_min_size (void)
   run_stop (&r);
 }
 
+/* A buffer pushed from a thread of its own, the flow it got */
+struct push {
+  GstHarness *h;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+};
+
+static gpointer
+push_thread (gpointer data)
+{
+  struct push *p = data;
+
+  p->ret = gst_harness_push (p->h, p->buf);
+  return NULL;
+}
+
+/*
+ * Pushes @buf from another thread, returns once the element has submitted
+ * it: with frame N held, the streaming thread then goes on to wait for
+ * frame N's fences.
+ */
+static GThread *
+push_submitted (struct run *r, struct push *p, GstBuffer * buf)
+{
+  unsigned int submits = mk_get (&mk->submits);
+  GThread *t;
+
+  p->h = r->h;
+  p->buf = buf;
+  p->ret = GST_FLOW_CUSTOM_ERROR;
+  t = g_thread_new ("push", push_thread, p);
+  while (mk_get (&mk->submits) == submits)
+    g_usleep (1000);
+  return t;
+}
+
+/*
+ * A flushing seek while the streaming thread waits on a hung job's fence:
+ * FLUSH_START ends the wait (the chain returns FLUSHING, no error), and
+ * after FLUSH_STOP only the new frames come out, not the held ones.
+ */
+static void
+test_mock_flush (void)
+{
+  struct run r;
+  struct push p;
+  GstSegment seg;
+  GstMessage *msg;
+  GThread *t;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_thread_join (t);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 3)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 2; i < 4; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT));
+  run_stop (&r);
+}
+
 /* A job that fails (@status), or never finishes (@busy): an error, then a clean teardown */
 static void
 job_fails (int32_t status, int busy, GstResourceError code, const char *text)
@@ -689,5 +781,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-etimedout", test_mock_job_timedout);
   g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
+  g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
   return g_test_run ();
 }
