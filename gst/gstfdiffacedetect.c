@@ -33,7 +33,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
 #define GST_CAT_DEFAULT gst_fdif_face_detect_debug
 
 #define DEPTH			2	/* frames in flight: N+1 submitted before N is read */
-#define FENCE_TIMEOUT_MS	10000	/* the kernel's own job timeout is shorter */
+#define FENCE_TIMEOUT_MS	10000	/* a frame's wait; the kernel's own job timeout is shorter */
+/*
+ * stop()'s one wait for every job in flight, then they are dropped: longer
+ * than the driver's default job timeout (timeout_ms, 2 s), so a job it ends
+ * for hanging is normally over before the element gives up
+ */
+#define STOP_TIMEOUT_MS		3000
 #define MAX_IMPORTS		64	/* distinct dma-bufs kept imported */
 
 #define DEFAULT_DISPLAY		TRUE
@@ -317,27 +323,29 @@ fail:
 }
 
 /*
- * Frees @fl and its jobs; @wait: once they are done (they may read its
- * buffer and BO), at most FENCE_TIMEOUT_MS each; else at once. A job not
- * done is dropped all the same (the kernel holds its own references to
- * what it reads and writes), but the pooled BO it may still read is freed,
- * not given to the next frame.
+ * Frees @fl and its jobs once they are done (they may read its buffer and
+ * BO), or @deadline (g_get_monotonic_time()) has passed; 0: at once. A job
+ * not done by then is dropped all the same (the kernel holds its own
+ * references to what it reads and writes, and its timeout ends a hung
+ * job), but the pooled BO it may still read is freed, not given to the
+ * next frame.
  */
 static void
-inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gboolean wait)
+inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
 {
   gboolean done = TRUE;
   unsigned int i;
 
   for (i = 0; i < fl->njobs; i++) {
-    if (fdif_job_wait (fl->jobs[i], wait ? (int64_t) FENCE_TIMEOUT_MS * 1000000 : 0))
+    gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
+
+    if (fdif_job_wait (fl->jobs[i], left * 1000))
       done = FALSE;
     fdif_job_free (fl->jobs[i]);
   }
   if (!done)
-    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done%s",
-        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)),
-        wait ? " after " G_STRINGIFY (FENCE_TIMEOUT_MS) " ms" : "");
+    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
+        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
   if (fl->copy_bo && done)
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
   else
@@ -346,13 +354,14 @@ inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gboolean wait)
   g_free (fl);
 }
 
+/* Every frame held freed: their jobs waited for until @deadline, all together. */
 static void
-discard_inflight (GstFdifFaceDetect * self, gboolean wait)
+discard_inflight (GstFdifFaceDetect * self, gint64 deadline)
 {
   struct inflight *fl;
 
   while ((fl = g_queue_pop_head (&self->inflight)))
-    inflight_free (self, fl, wait);
+    inflight_free (self, fl, deadline);
 }
 
 static gboolean
@@ -362,7 +371,12 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
 
   if (!self->dev)
     return TRUE;
-  discard_inflight (self, TRUE);
+  /*
+   * One deadline for all the jobs in flight, not one each: a hung device
+   * holds the teardown STOP_TIMEOUT_MS at most (the streaming thread's
+   * wait was ended by PAUSED->READY)
+   */
+  discard_inflight (self, g_get_monotonic_time () + STOP_TIMEOUT_MS * G_GINT64_CONSTANT (1000));
   g_slist_free_full (self->free_bos, import_free);
   self->free_bos = NULL;
   g_clear_pointer (&self->imports, g_hash_table_destroy);
@@ -580,7 +594,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     path = "copy";
   }
   if (!bo) {
-    inflight_free (self, fl, FALSE);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
 
@@ -598,7 +612,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("The FDIF scans none of the directions asked for."),
         ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
-    inflight_free (self, fl, FALSE);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
   ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
@@ -607,7 +621,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
         ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
         ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
     fl->njobs = 0;		/* none was queued */
-    inflight_free (self, fl, FALSE);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
   GST_OBJECT_LOCK (self);
@@ -748,7 +762,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
     GST_DEBUG_OBJECT (self, "flushing: frame %" GST_TIME_FORMAT " dropped",
         GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
     g_free (faces);
-    inflight_free (self, fl, FALSE);
+    inflight_free (self, fl, 0);
     return GST_FLOW_FLUSHING;
   }
   for (i = 0; i < fl->njobs && !ret; i++) {
@@ -765,7 +779,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   if (ret) {
     job_error (self, ret);
     g_free (faces);
-    inflight_free (self, fl, TRUE);
+    inflight_free (self, fl, 0);	/* waited for already, or failed */
     return GST_FLOW_ERROR;
   }
   if (fl->njobs > 1)
@@ -780,7 +794,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   map = fl->map;
   min_w = fl->min_w;
   min_h = fl->min_h;
-  inflight_free (self, fl, FALSE);	/* its jobs are done, its BO can take the next frame */
+  inflight_free (self, fl, 0);	/* its jobs are done, its BO can take the next frame */
   width = GST_VIDEO_INFO_WIDTH (&self->info);
   height = GST_VIDEO_INFO_HEIGHT (&self->info);
   boxes = g_new0 (struct box, n + 1);
@@ -899,7 +913,7 @@ drain (GstFdifFaceDetect * self)
   while (!g_queue_is_empty (&self->inflight)) {
     if (ret != GST_FLOW_OK) {
       /* an error, or flushing: the frames after it are not waited for */
-      discard_inflight (self, FALSE);
+      discard_inflight (self, 0);
       break;
     }
     ret = finish_frame (self, &out);
@@ -925,7 +939,7 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
   } else if (self->dev) {
     if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
       /* the held frames are stale: dropped, their jobs not waited for */
-      discard_inflight (self, FALSE);
+      discard_inflight (self, 0);
       self->face_detected = FALSE;
       gst_poll_set_flushing (self->poll, FALSE);
     } else if (GST_EVENT_IS_SERIALIZED (event)) {
@@ -963,6 +977,21 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
   return ret;
 }
 
+static GstStateChangeReturn
+gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transition)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (element);
+
+  /*
+   * The pads' deactivation waits for the streaming thread, which may wait
+   * on a hung job's fence: that wait ends now, as on FLUSH_START (start()
+   * clears it)
+   */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->poll)
+    gst_poll_set_flushing (self->poll, TRUE);
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+}
+
 /* never called (generate_output does the work); the base class wants one */
 static GstFlowReturn
 gst_fdif_face_detect_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
@@ -993,6 +1022,7 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   gobject_class->set_property = gst_fdif_face_detect_set_property;
   gobject_class->get_property = gst_fdif_face_detect_get_property;
   gobject_class->finalize = gst_fdif_face_detect_finalize;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_change_state);
 
   g_object_class_install_property (gobject_class, PROP_DISPLAY,
       g_param_spec_boolean ("display", "Display",

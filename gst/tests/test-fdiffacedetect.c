@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -684,6 +685,78 @@ test_mock_flush (void)
   run_stop (&r);
 }
 
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Stop with a frame of three hung jobs in flight: one wait for them all,
+ * 3 s at most (the kernel's own timeout ends hung jobs), not 10 s each.
+ * The fake kernel answers the waits at once; what is checked is the
+ * deadline the element gave it.
+ */
+static void
+test_mock_stop_bounded (void)
+{
+  struct run r;
+  int64_t t1, t2, deadline;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "directions=up+right+left");
+  pthread_mutex_lock (mk_lock);
+  mk->busy = 1;
+  pthread_mutex_unlock (mk_lock);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->job_count), ==, 3);
+  pthread_mutex_lock (mk_lock);
+  mk->max_wait_deadline = 0;
+  pthread_mutex_unlock (mk_lock);
+  t1 = now_ns ();
+  run_stop (&r);
+  t2 = now_ns ();
+  pthread_mutex_lock (mk_lock);
+  deadline = mk->max_wait_deadline;
+  mk->busy = 0;
+  pthread_mutex_unlock (mk_lock);
+  g_test_message ("stop's latest wait deadline: %.3f s after stop began, stop took %.3f s",
+      (deadline - t1) / 1e9, (t2 - t1) / 1e9);
+  g_assert_cmpint (deadline, >, t1);	/* it waited */
+  /* 1 ms for the element's microseconds against the library's nanoseconds */
+  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+}
+
+/*
+ * PAUSED->READY while the streaming thread waits on a hung job's fence:
+ * the wait ends at once (FLUSHING, no error), not after 10 s.
+ */
+static void
+test_mock_stop_while_waiting (void)
+{
+  struct run r;
+  struct push p;
+  GThread *t;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_SUCCESS);
+  g_thread_join (t);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  run_stop (&r);
+}
+
 /* A job that fails (@status), or never finishes (@busy): an error, then a clean teardown */
 static void
 job_fails (int32_t status, int busy, GstResourceError code, const char *text)
@@ -782,5 +855,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
+  g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
+  g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
   return g_test_run ();
 }

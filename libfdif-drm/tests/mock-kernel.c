@@ -403,6 +403,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		struct drm_syncobj_wait *w = arg;
 
 		k.wait_deadline = w->timeout_nsec;
+		if (w->timeout_nsec > k.max_wait_deadline)
+			k.max_wait_deadline = w->timeout_nsec;
 		return k.busy ? -ETIME : 0;
 	}
 	default:

@@ -64,6 +64,7 @@ struct mock_kernel {
 	 * at once
 	 */
 	int hang_fences;
+	int64_t max_wait_deadline;		/* the latest SYNCOBJ_WAIT deadline */
 };
 
 extern struct mock_kernel k;
