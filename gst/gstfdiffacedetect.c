@@ -954,14 +954,27 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
-/* The frame held while the next one is submitted: DEPTH - 1 frames of latency. */
+/*
+ * DRAIN (upstream wants its buffers back, e.g. to renegotiate its pool):
+ * the frames held are finished and pushed before the query goes on
+ * downstream. LATENCY: the frame held while the next one is submitted,
+ * DEPTH - 1 frames.
+ */
 static gboolean
 gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
-  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+  gboolean ret;
 
+  /* serialized: the streaming thread's */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && self->dev) {
+    GstFlowReturn flow = drain (self);
+
+    if (flow != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (self, "draining for a DRAIN query: %s", gst_flow_get_name (flow));
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
   if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY &&
       GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
     GstClockTime min, max, held;

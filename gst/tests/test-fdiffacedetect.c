@@ -604,6 +604,87 @@ test_mock_min_size (void)
   run_stop (&r);
 }
 
+/*
+ * A DRAIN query (upstream wants its buffers back): the held frame is
+ * finished and pushed before the query is answered.
+ */
+static void
+test_mock_drain_query (void)
+{
+  struct run r;
+  GstQuery *q;
+  GstMessage *msg;
+  GstBuffer *b;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 0);	/* held */
+  q = gst_query_new_drain ();
+  gst_pad_peer_query (r.h->srcpad, q);	/* the harness's sink does not answer it */
+  gst_query_unref (q);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  b = gst_harness_pull (r.h);
+  g_assert_cmpuint (GST_BUFFER_PTS (b), ==, 0);
+  check_roi (b, 280, 200, 80, 80);
+  gst_buffer_unref (b);
+  next_faces (&r, &msg, 0);
+  gst_message_unref (msg);
+  run_stop (&r);
+}
+
+/* What comes out of the element, in order: "buffer N", or an event's name */
+static GstPadProbeReturn
+record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GPtrArray *seen = data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    g_ptr_array_add (seen, g_strdup_printf ("buffer %" G_GUINT64_FORMAT,
+            GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) / (GST_SECOND / 30)));
+  else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)
+    g_ptr_array_add (seen, g_strdup (GST_EVENT_TYPE_NAME (GST_PAD_PROBE_INFO_EVENT (info))));
+  return GST_PAD_PROBE_OK;
+}
+
+/*
+ * Serialized events stay in order with the frames held: a GAP and a
+ * custom serialized event after frame 0 come out after it, not before.
+ */
+static void
+test_mock_event_order (void)
+{
+  static const char *const want[] = {
+    "buffer 0", "gap", "custom-downstream", "buffer 2", "buffer 3", "eos",
+  };
+  GPtrArray *seen = g_ptr_array_new_with_free_func (g_free);
+  struct run r;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, record_probe, seen, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h,
+          gst_event_new_gap (GST_SECOND / 30, GST_SECOND / 30)));
+  g_assert_true (gst_harness_push_event (r.h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new_empty ("fdif-test"))));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 3)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  for (i = 0; i < seen->len; i++)
+    g_test_message ("out %u: %s", i, (const char *) seen->pdata[i]);
+  g_assert_cmpuint (seen->len, ==, G_N_ELEMENTS (want));
+  for (i = 0; i < seen->len; i++)
+    g_assert_cmpstr (seen->pdata[i], ==, want[i]);
+  run_stop (&r);
+  g_ptr_array_unref (seen);
+}
+
 /* A buffer pushed from a thread of its own, the flow it got */
 struct push {
   GstHarness *h;
@@ -854,6 +935,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-etimedout", test_mock_job_timedout);
   g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
+  g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
+  g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
