@@ -990,6 +990,54 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
   return ret;
 }
 
+/*
+ * In place, the buffers upstream allocates are the ones going downstream:
+ * the allocation query is downstream's (its pools, its metas), which the
+ * base class asks. GstVideoMeta is not added to downstream's answer:
+ * downstream would get the strides upstream chose (the element itself
+ * reads both its paths through the video meta). What the element adds are
+ * the frames it holds while the next one is on the device: to each pool's
+ * minimum, which an upstream with a pool of its own adds to what it
+ * queues (v4l2src), so that the held frame does not starve it. A pool of
+ * a fixed size (min = max) cannot give more: it is dropped for a pool of
+ * upstream's own with that many more, as videorate does for the one
+ * buffer it holds. With no answer downstream, only that minimum.
+ */
+static gboolean
+gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  guint held = DEPTH - 1, down_min = 0, i = 0, n, size, min, max;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query,
+          query))
+    GST_DEBUG_OBJECT (self, "downstream did not answer the allocation query");
+  n = gst_query_get_n_allocation_pools (query);
+  while (i < n) {
+    gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
+    if (min == max) {
+      gst_query_remove_nth_allocation_pool (query, i);
+      n--;
+      down_min = MAX (down_min, min);
+    } else {
+      gst_query_set_nth_allocation_pool (query, i, pool, size, min + held, max);
+      i++;
+    }
+    if (pool)
+      gst_object_unref (pool);
+  }
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!n && caps && gst_video_info_from_caps (&info, caps))
+    gst_query_add_allocation_pool (query, NULL, GST_VIDEO_INFO_SIZE (&info),
+        down_min + held, 0);
+  GST_DEBUG_OBJECT (self, "allocation: %" GST_PTR_FORMAT, query);
+  return TRUE;
+}
+
 static GstStateChangeReturn
 gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transition)
 {
@@ -1089,6 +1137,8 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_fdif_face_detect_propose_allocation);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_generate_output);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_ip);
   trans_class->passthrough_on_same_caps = FALSE;

@@ -634,6 +634,85 @@ test_mock_drain_query (void)
   run_stop (&r);
 }
 
+/* Downstream's answer to the allocation query: a pool of @data[0]..@data[1] buffers */
+static GstPadProbeReturn
+pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  const guint *minmax = data;
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool (q, NULL, 640 * 480, minmax[0], minmax[1]);
+  gst_query_add_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* The allocation query upstream would make, answered: its first pool's min and max */
+static void
+allocation (struct run *r, guint * npools, guint * min, guint * max, gboolean * vmeta)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,width=640,height=480,"
+      "framerate=30/1");
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  guint size = 0;
+
+  g_assert_true (gst_pad_peer_query (r->h->srcpad, q));
+  *npools = gst_query_get_n_allocation_pools (q);
+  *min = *max = G_MAXUINT;
+  if (*npools) {
+    gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, min, max);
+    g_assert_null (pool);
+    g_assert_cmpuint (size, ==, 640 * 480);
+  }
+  *vmeta = gst_query_find_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+}
+
+/*
+ * The allocation query is downstream's (the buffers pass through), with
+ * the frame the element holds added to the pool's minimum, so that an
+ * upstream pool does not run short; GstVideoMeta only if downstream takes it.
+ */
+static void
+test_mock_allocation (void)
+{
+  guint npools, min, max, minmax[2];
+  gboolean vmeta;
+  struct run r;
+  gulong probe;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  /* the harness's sink: no pool, no meta */
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 1);
+  g_assert_cmpuint (max, ==, 0);
+  g_assert_false (vmeta);
+  /* downstream's pool of 2..4 buffers, and its video meta */
+  minmax[0] = 2;
+  minmax[1] = 4;
+  probe = gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, pool_probe,
+      minmax, NULL);
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 3);
+  g_assert_cmpuint (max, ==, 4);
+  g_assert_true (vmeta);
+  /* a pool of exactly 3 cannot hold one more: upstream's own, of 4 */
+  minmax[0] = minmax[1] = 3;
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 4);
+  g_assert_cmpuint (max, ==, 0);
+  gst_pad_remove_probe (r.h->sinkpad, probe);
+  run_stop (&r);
+}
+
 /* What comes out of the element, in order: "buffer N", or an event's name */
 static GstPadProbeReturn
 record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
@@ -937,6 +1016,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
   g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
   g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
+  g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
