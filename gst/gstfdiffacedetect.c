@@ -20,9 +20,7 @@
 #endif
 
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <gst/allocators/gstdmabuf.h>
@@ -40,7 +38,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
  * for hanging is normally over before the element gives up
  */
 #define STOP_TIMEOUT_MS		3000
-#define MAX_IMPORTS		64	/* distinct dma-bufs kept imported */
+#define MAX_IMPORTS		16	/* dma-bufs kept imported, the most recently used */
 
 #define DEFAULT_DISPLAY		TRUE
 #define DEFAULT_MIN_SIZE	0	/* the device's smallest face */
@@ -60,6 +58,29 @@ enum {
   PROP_DEVICE,
   PROP_FRAMES_IMPORTED,
   PROP_FRAMES_COPIED,
+};
+
+/*
+ * The dma-bufs imported, one entry a GstMemory seen. A weak reference on
+ * the memory drops its entry, and the BO, when the memory goes: an entry
+ * never outlives the dma-buf it was made for, whose fd and inode may then
+ * be another's. At most MAX_IMPORTS entries hold a BO (an import pins the
+ * dma-buf), the most recently used; an older one is imported again when
+ * it comes back. The weak references may come from any thread, also after
+ * the element stopped: the cache has its own lock and count.
+ */
+struct imports {
+  gint refs;			/* the element's, and one a memory watched */
+  GMutex lock;
+  GHashTable *mems;		/* GstMemory * -> struct import *, the memories watched */
+  GQueue lru;			/* struct import * holding a BO, most recent first */
+};
+
+struct import {
+  struct imports *cache;
+  struct fdif_bo *bo;		/* NULL: not imported (now) */
+  gboolean refused;		/* the kernel refused it (e.g. not contiguous): copied */
+  GList link;			/* in cache->lru while bo */
 };
 
 /* a frame on the device: its buffer is held until its jobs are done */
@@ -96,7 +117,7 @@ struct _GstFdifFaceDetect {
   GstVideoInfo info;
   GQueue inflight;		/* struct inflight *, oldest first */
   GSList *free_bos;		/* copy BOs no job reads */
-  GHashTable *imports;		/* "dev:ino" of a dma-buf -> its BO (NULL: not importable) */
+  struct imports *imports;	/* the dma-bufs imported */
   gboolean face_detected;
 };
 
@@ -248,6 +269,66 @@ import_free (gpointer bo)
   fdif_bo_free (bo);		/* NULL (not importable) too */
 }
 
+static struct imports *
+imports_new (void)
+{
+  struct imports *c = g_new0 (struct imports, 1);
+
+  c->refs = 1;
+  g_mutex_init (&c->lock);
+  c->mems = g_hash_table_new (NULL, NULL);
+  g_queue_init (&c->lru);
+  return c;
+}
+
+static void
+imports_unref (struct imports *c)
+{
+  if (!g_atomic_int_dec_and_test (&c->refs))
+    return;
+  g_hash_table_destroy (c->mems);
+  g_mutex_clear (&c->lock);
+  g_free (c);
+}
+
+/* A memory watched went (any thread): its entry and BO go with it. */
+static void
+import_memory_gone (gpointer data, GstMiniObject * mem)
+{
+  struct import *im = data;
+  struct imports *c = im->cache;
+  struct fdif_bo *bo;
+
+  g_mutex_lock (&c->lock);
+  g_hash_table_remove (c->mems, mem);
+  bo = im->bo;
+  if (bo)
+    g_queue_unlink (&c->lru, &im->link);
+  g_mutex_unlock (&c->lock);
+  fdif_bo_free (bo);
+  g_free (im);
+  imports_unref (c);
+}
+
+/* stop(): every BO freed; the entries go with their memories. */
+static void
+imports_close (struct imports *c)
+{
+  GSList *bos = NULL;
+  GList *l;
+
+  g_mutex_lock (&c->lock);
+  while ((l = g_queue_pop_head_link (&c->lru))) {
+    struct import *im = l->data;
+
+    bos = g_slist_prepend (bos, im->bo);
+    im->bo = NULL;
+  }
+  g_mutex_unlock (&c->lock);
+  g_slist_free_full (bos, import_free);
+  imports_unref (c);
+}
+
 static gboolean
 gst_fdif_face_detect_start (GstBaseTransform * trans)
 {
@@ -310,7 +391,7 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
       self->caps.frame_stride, self->caps.directions, self->caps.max_lhit,
       self->caps.default_lhit);
   g_queue_init (&self->inflight);
-  self->imports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, import_free);
+  self->imports = imports_new ();
   self->face_detected = FALSE;
   g_free (path);
   return TRUE;
@@ -379,7 +460,7 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
   discard_inflight (self, g_get_monotonic_time () + STOP_TIMEOUT_MS * G_GINT64_CONSTANT (1000));
   g_slist_free_full (self->free_bos, import_free);
   self->free_bos = NULL;
-  g_clear_pointer (&self->imports, g_hash_table_destroy);
+  g_clear_pointer (&self->imports, imports_close);
   fdif_close (self->dev);
   self->dev = NULL;
   return TRUE;
@@ -443,10 +524,10 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
   guint height = GST_VIDEO_INFO_HEIGHT (&self->info);
   gint stride = GST_VIDEO_INFO_PLANE_STRIDE (&self->info, 0);
   gsize off = GST_VIDEO_INFO_PLANE_OFFSET (&self->info, 0);
-  struct fdif_bo *bo = NULL;
+  struct imports *cache = self->imports;
+  struct fdif_bo *bo, *evicted = NULL;
+  struct import *im;
   GstMemory *mem;
-  struct stat st;
-  gchar *key;
   int fd, ret;
 
   if (gst_buffer_n_memory (buf) != 1)
@@ -470,23 +551,48 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
     return NULL;
   }
   fd = gst_dmabuf_memory_get_fd (mem);
-  if (fd < 0 || fstat (fd, &st))
+  if (fd < 0)
     return NULL;
-  key = g_strdup_printf ("%" PRIx64 ":%" PRIx64, (uint64_t) st.st_dev, (uint64_t) st.st_ino);
-  if (g_hash_table_lookup_extended (self->imports, key, NULL, (gpointer *) & bo)) {
-    g_free (key);
-  } else if (g_hash_table_size (self->imports) >= MAX_IMPORTS) {
-    GST_LOG_OBJECT (self, "%u dma-bufs imported already", MAX_IMPORTS);
-    g_free (key);
-  } else {
-    ret = fdif_bo_import (self->dev, fd, &bo);
+
+  /* @buf holds @mem: its entry cannot go under us, only others can */
+  g_mutex_lock (&cache->lock);
+  im = g_hash_table_lookup (cache->mems, mem);
+  if (!im) {
+    im = g_new0 (struct import, 1);
+    im->cache = cache;
+    im->link.data = im;
+    g_atomic_int_inc (&cache->refs);
+    g_hash_table_insert (cache->mems, mem, im);
+    gst_mini_object_weak_ref (GST_MINI_OBJECT_CAST (mem), import_memory_gone, im);
+  }
+  if (im->bo) {
+    g_queue_unlink (&cache->lru, &im->link);
+    g_queue_push_head_link (&cache->lru, &im->link);
+  } else if (!im->refused) {
+    ret = fdif_bo_import (self->dev, fd, &im->bo);
     if (ret) {
-      /* e.g. not contiguous: remembered, this dma-buf is always copied */
-      GST_INFO_OBJECT (self, "dma-buf %s cannot be imported (%s): copying its frames",
-          key, fdif_strerror (ret));
-      bo = NULL;
+      /* e.g. not contiguous: remembered, this memory's frames are copied */
+      GST_INFO_OBJECT (self, "dma-buf fd %d cannot be imported (%s): copying its frames",
+          fd, fdif_strerror (ret));
+      im->bo = NULL;
+      im->refused = TRUE;
+    } else {
+      g_queue_push_head_link (&cache->lru, &im->link);
+      if (cache->lru.length > MAX_IMPORTS) {
+        struct import *old = g_queue_pop_tail_link (&cache->lru)->data;
+
+        /* its frames in flight, if any, are the kernel's to keep */
+        evicted = old->bo;
+        old->bo = NULL;
+      }
     }
-    g_hash_table_insert (self->imports, key, bo);
+  }
+  bo = im->bo;
+  g_mutex_unlock (&cache->lock);
+  if (evicted) {
+    GST_LOG_OBJECT (self, "%u dma-bufs imported: the least recently used one freed",
+        MAX_IMPORTS);
+    fdif_bo_free (evicted);
   }
   *offset = (uint32_t) off;
   return bo;

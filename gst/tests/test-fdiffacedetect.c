@@ -61,6 +61,19 @@ mk_get (const unsigned int *field)
   return v;
 }
 
+/* BOs the fake kernel has imported from dma-bufs and not closed */
+static guint
+mk_live_imports (void)
+{
+  guint h, n = 0;
+
+  pthread_mutex_lock (mk_lock);
+  for (h = 0; h < MAX_BOS; h++)
+    n += mk->bo[h].live && mk->bo[h].imported;
+  pthread_mutex_unlock (mk_lock);
+  return n;
+}
+
 /* The next jobs hang (@on), their fences never signalling, as a hung device's */
 static void
 mk_hang (int on)
@@ -498,6 +511,81 @@ test_mock_import (void)
 
   gst_buffer_unref (bufs[0]);
   gst_buffer_unref (bufs[1]);
+  gst_object_unref (alloc);
+}
+
+/*
+ * A source with more dma-bufs than the element keeps imported (80, all
+ * alive): every frame is still imported, never copied, and at most 16
+ * stay imported (an import pins its dma-buf), the most recently used;
+ * one used again recently is not imported again, an old one is.
+ */
+static void
+test_mock_import_bounded (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstBuffer *bufs[80];
+  guint i, base, imports;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  for (i = 0; i < G_N_ELEMENTS (bufs); i++) {
+    bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
+    g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
+    g_assert_cmpuint (mk_live_imports (), <=, base + 16);
+  }
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 80);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  imports = mk_get (&mk->prime_imports);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[75])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);	/* still imported */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[0])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* again */
+  g_assert_cmpuint (mk_live_imports (), <=, base + 16);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 82);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 82);
+  run_stop (&r);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  for (i = 0; i < G_N_ELEMENTS (bufs); i++)
+    gst_buffer_unref (bufs[i]);
+  gst_object_unref (alloc);
+}
+
+/*
+ * A dma-buf's import goes with its memory: once the source has freed it
+ * (its fd, its inode may then be another dma-buf's), its BO is closed
+ * while the element runs on; the next dma-buf is imported anew.
+ */
+static void
+test_mock_import_freed (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  guint base, imports;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  imports = mk_get (&mk->prime_imports);
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 320 * 240, 0)), ==,
+      GST_FLOW_OK);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 1);
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 320 * 240, 1)), ==,
+      GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 2);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 2);
+  gst_buffer_unref (gst_harness_pull (r.h));	/* frame 0: its memory's last reference */
+  g_assert_cmpuint (mk_live_imports (), ==, base + 1);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  gst_buffer_unref (gst_harness_pull (r.h));
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 2);
+  run_stop (&r);
   gst_object_unref (alloc);
 }
 
@@ -1006,6 +1094,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
+  g_test_add_func ("/fdiffacedetect/mock/import-bounded", test_mock_import_bounded);
+  g_test_add_func ("/fdiffacedetect/mock/import-freed", test_mock_import_freed);
   g_test_add_func ("/fdiffacedetect/mock/nv12", test_mock_nv12);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
