@@ -30,7 +30,13 @@
 GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
 #define GST_CAT_DEFAULT gst_fdif_face_detect_debug
 
-#define DEPTH			2	/* frames in flight: N+1 submitted before N is read */
+/*
+ * Frames in flight: N+1 submitted before N is read, so frame N waits for
+ * frame N+1. Only with a known frame rate: with none (0/1, variable),
+ * how long the next frame takes to come is unknown, and so would be the
+ * latency; each frame then waits for its own jobs only (a depth of 1).
+ */
+#define DEPTH			2
 #define FENCE_TIMEOUT_MS	10000	/* a frame's wait; the kernel's own job timeout is shorter */
 /*
  * stop()'s one wait for every job in flight, then they are dropped: longer
@@ -104,6 +110,7 @@ struct _GstFdifFaceDetect {
   guint directions;
   gchar *device;
   guint64 frames_imported, frames_copied;
+  GstClockTime latency;		/* what the frames held add (set_caps) */
 
   /*
    * The fence waits: set flushing (from any thread) by FLUSH_START, which
@@ -115,6 +122,7 @@ struct _GstFdifFaceDetect {
   struct fdif_device *dev;
   struct fdif_caps caps;
   GstVideoInfo info;
+  guint depth;			/* frames in flight: DEPTH, or 1 with no frame rate */
   GQueue inflight;		/* struct inflight *, oldest first */
   GSList *free_bos;		/* copy BOs no job reads */
   struct imports *imports;	/* the dma-bufs imported */
@@ -350,7 +358,9 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
   directions = self->directions;
   threshold = self->threshold;
   self->frames_imported = self->frames_copied = 0;
+  self->latency = 0;
   GST_OBJECT_UNLOCK (self);
+  self->depth = DEPTH;
 
   ret = path ? fdif_open_path (path, &self->dev) : fdif_open (&self->dev);
   if (ret) {
@@ -492,14 +502,36 @@ gst_fdif_face_detect_transform_caps (GstBaseTransform * trans,
   return ret;
 }
 
+/* The frames in flight for a stream of @info (see DEPTH) */
+static guint
+depth_of (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_FPS_N (info) > 0 ? DEPTH : 1;
+}
+
 static gboolean
 gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstClockTime latency = 0, old;
 
   if (!gst_video_info_from_caps (&self->info, incaps))
     return FALSE;
+  /* the frames held before are out: the CAPS event drained them */
+  self->depth = depth_of (&self->info);
+  if (self->depth > 1)
+    latency = gst_util_uint64_scale_int ((self->depth - 1) * GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
+  GST_OBJECT_LOCK (self);
+  old = self->latency;
+  self->latency = latency;
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "%u frame(s) in flight, %" GST_TIME_FORMAT " of latency",
+      self->depth, GST_TIME_ARGS (latency));
+  if (latency != old)		/* the pipeline asks again */
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
   GST_DEBUG_OBJECT (self, "%dx%d, %s", GST_VIDEO_INFO_WIDTH (&self->info),
       GST_VIDEO_INFO_HEIGHT (&self->info),
       self->info.width == (gint) self->caps.frame_width &&
@@ -1003,7 +1035,7 @@ gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** out
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  if (g_queue_get_length (&self->inflight) < (buf ? DEPTH : DEPTH + 1))
+  if (g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
     return GST_FLOW_OK;
   return finish_frame (self, outbuf);
 }
@@ -1063,8 +1095,8 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
 /*
  * DRAIN (upstream wants its buffers back, e.g. to renegotiate its pool):
  * the frames held are finished and pushed before the query goes on
- * downstream. LATENCY: the frame held while the next one is submitted,
- * DEPTH - 1 frames.
+ * downstream. LATENCY: the frames held while the next one is submitted,
+ * depth - 1 frames (none with an unknown frame rate).
  */
 static gboolean
 gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
@@ -1081,14 +1113,15 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
       GST_DEBUG_OBJECT (self, "draining for a DRAIN query: %s", gst_flow_get_name (flow));
   }
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
-  if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY &&
-      GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
+  if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
     GstClockTime min, max, held;
     gboolean live;
 
+    /* any thread: set_caps's value */
+    GST_OBJECT_LOCK (self);
+    held = self->latency;
+    GST_OBJECT_UNLOCK (self);
     gst_query_parse_latency (query, &live, &min, &max);
-    held = gst_util_uint64_scale_int ((DEPTH - 1) * GST_SECOND,
-        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
     GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " of latency", GST_TIME_ARGS (held));
     gst_query_set_latency (query, live, min + held,
         GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
@@ -1118,10 +1151,18 @@ gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
   GstBufferPool *pool;
   GstVideoInfo info;
   GstCaps *caps;
+  gboolean have_info, answered;
 
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans, decide_query,
-          query))
+  gst_query_parse_allocation (query, &caps, NULL);
+  have_info = caps && gst_video_info_from_caps (&info, caps);
+  if (have_info)
+    held = depth_of (&info) - 1;
+  answered = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+      decide_query, query);
+  if (!answered)
     GST_DEBUG_OBJECT (self, "downstream did not answer the allocation query");
+  if (!held)
+    return answered;		/* no frame held: downstream's answer as it is */
   n = gst_query_get_n_allocation_pools (query);
   while (i < n) {
     gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
@@ -1136,8 +1177,7 @@ gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
     if (pool)
       gst_object_unref (pool);
   }
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!n && caps && gst_video_info_from_caps (&info, caps))
+  if (!n && have_info)
     gst_query_add_allocation_pool (query, NULL, GST_VIDEO_INFO_SIZE (&info),
         down_min + held, 0);
   GST_DEBUG_OBJECT (self, "allocation: %" GST_PTR_FORMAT, query);

@@ -736,12 +736,17 @@ pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_HANDLED;
 }
 
-/* The allocation query upstream would make, answered: its first pool's min and max */
+/*
+ * The allocation query upstream would make for 640x480 at @framerate,
+ * answered: its first pool's min and max
+ */
 static void
-allocation (struct run *r, guint * npools, guint * min, guint * max, gboolean * vmeta)
+allocation_at (struct run *r, const char *framerate, guint * npools, guint * min,
+    guint * max, gboolean * vmeta)
 {
-  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,width=640,height=480,"
-      "framerate=30/1");
+  gchar *str = g_strdup_printf ("video/x-raw,format=GRAY8,width=640,height=480,"
+      "framerate=%s", framerate);
+  GstCaps *caps = gst_caps_from_string (str);
   GstQuery *q = gst_query_new_allocation (caps, TRUE);
   GstBufferPool *pool = NULL;
   guint size = 0;
@@ -757,6 +762,13 @@ allocation (struct run *r, guint * npools, guint * min, guint * max, gboolean * 
   *vmeta = gst_query_find_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_unref (q);
   gst_caps_unref (caps);
+  g_free (str);
+}
+
+static void
+allocation (struct run *r, guint * npools, guint * min, guint * max, gboolean * vmeta)
+{
+  allocation_at (r, "30/1", npools, min, max, vmeta);
 }
 
 /*
@@ -798,6 +810,54 @@ test_mock_allocation (void)
   g_assert_cmpuint (min, ==, 4);
   g_assert_cmpuint (max, ==, 0);
   gst_pad_remove_probe (r.h->sinkpad, probe);
+  run_stop (&r);
+}
+
+/*
+ * No frame rate (0/1, variable): how long the next frame takes to come is
+ * unknown, so no frame is held for it (each waits for its own jobs only)
+ * and no latency is added; with a frame rate again, one frame is held and
+ * its duration reported.
+ */
+static void
+test_mock_variable_framerate (void)
+{
+  guint npools, min, max;
+  gboolean vmeta;
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=0/1");
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, 0);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  /* nothing held, nothing added to downstream's answer (the harness's: no pool) */
+  allocation_at (&r, "0/1", &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 0);
+
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=25/1");
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 25);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);	/* held */
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 3);
+  for (i = 0; i < 3; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 280, 200, 80, 80);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
   run_stop (&r);
 }
 
@@ -1093,6 +1153,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/path", test_no_device_path);
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
+  g_test_add_func ("/fdiffacedetect/mock/variable-framerate", test_mock_variable_framerate);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
   g_test_add_func ("/fdiffacedetect/mock/import-bounded", test_mock_import_bounded);
   g_test_add_func ("/fdiffacedetect/mock/import-freed", test_mock_import_freed);
