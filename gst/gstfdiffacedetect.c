@@ -477,30 +477,12 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
 }
 
 /*
- * Caps: GRAY8 and the luma formats if the device takes 8-bit grey; the
- * library scales
+ * Caps: the same on both pads (the templates'), whatever the device:
+ * start() refuses a device without 8-bit grey, and the library fits any
+ * size into its frame. So no transform_caps of the element's own: the
+ * base class's identity, which reads no device state (caps queries come
+ * from any thread, while start() and stop() change that state).
  */
-
-static GstCaps *
-gst_fdif_face_detect_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
-  GstCaps *ret = gst_caps_ref (caps);
-
-  /* start() ran: only the formats the device reports and the library feeds */
-  if (self->dev && !(self->caps.formats & 1)) {
-    gst_caps_unref (ret);
-    ret = gst_caps_new_empty ();
-  }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret, GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  return ret;
-}
 
 /* The frames in flight for a stream of @info (see DEPTH) */
 static guint
@@ -1074,13 +1056,14 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
      */
     if (self->poll)
       gst_poll_set_flushing (self->poll, TRUE);
-  } else if (self->dev) {
+  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    /* serialized: the streaming thread's, as self->dev is */
     if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
       /* the held frames are stale: dropped, their jobs not waited for */
       discard_inflight (self, 0);
       self->face_detected = FALSE;
       gst_poll_set_flushing (self->poll, FALSE);
-    } else if (GST_EVENT_IS_SERIALIZED (event)) {
+    } else {
       /* EOS, a new segment or caps...: the frames before it go first */
       GstFlowReturn ret = drain (self);
 
@@ -1279,7 +1262,6 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_stop);
-  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_query);
