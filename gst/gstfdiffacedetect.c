@@ -13,7 +13,10 @@
  * are polled, its faces mapped back to the frame's own pixels, attached
  * as GstVideoRegionOfInterestMeta ("face"), posted as facedetect's
  * "facedetect" element message, and the buffer pushed. So the engine
- * always has the next frame queued while the CPU reads results.
+ * always has the next frame queued while the CPU reads results (with a
+ * known frame rate; see DEPTH). A flush, or PAUSED->READY, ends a wait on
+ * a fence at once; stop() waits STOP_TIMEOUT_MS in all for the jobs in
+ * flight.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
