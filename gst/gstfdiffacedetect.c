@@ -13,17 +13,17 @@
  * are polled, its faces mapped back to the frame's own pixels, attached
  * as GstVideoRegionOfInterestMeta ("face"), posted as facedetect's
  * "facedetect" element message, and the buffer pushed. So the engine
- * always has the next frame queued while the CPU reads results.
+ * always has the next frame queued while the CPU reads results (with a
+ * known frame rate; see DEPTH). A flush, or PAUSED->READY, ends a wait on
+ * a fence at once; stop() waits STOP_TIMEOUT_MS in all for the jobs in
+ * flight.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <errno.h>
-#include <inttypes.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <gst/allocators/gstdmabuf.h>
@@ -33,9 +33,21 @@
 GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
 #define GST_CAT_DEFAULT gst_fdif_face_detect_debug
 
-#define DEPTH			2	/* frames in flight: N+1 submitted before N is read */
-#define FENCE_TIMEOUT_MS	10000	/* the kernel's own job timeout is shorter */
-#define MAX_IMPORTS		64	/* distinct dma-bufs kept imported */
+/*
+ * Frames in flight: N+1 submitted before N is read, so frame N waits for
+ * frame N+1. Only with a known frame rate: with none (0/1, variable),
+ * how long the next frame takes to come is unknown, and so would be the
+ * latency; each frame then waits for its own jobs only (a depth of 1).
+ */
+#define DEPTH			2
+#define FENCE_TIMEOUT_MS	10000	/* a frame's wait; the kernel's own job timeout is shorter */
+/*
+ * stop()'s one wait for every job in flight, then they are dropped: longer
+ * than the driver's default job timeout (timeout_ms, 2 s), so a job it ends
+ * for hanging is normally over before the element gives up
+ */
+#define STOP_TIMEOUT_MS		3000
+#define MAX_IMPORTS		16	/* dma-bufs kept imported, the most recently used */
 
 #define DEFAULT_DISPLAY		TRUE
 #define DEFAULT_MIN_SIZE	0	/* the device's smallest face */
@@ -55,6 +67,29 @@ enum {
   PROP_DEVICE,
   PROP_FRAMES_IMPORTED,
   PROP_FRAMES_COPIED,
+};
+
+/*
+ * The dma-bufs imported, one entry a GstMemory seen. A weak reference on
+ * the memory drops its entry, and the BO, when the memory goes: an entry
+ * never outlives the dma-buf it was made for, whose fd and inode may then
+ * be another's. At most MAX_IMPORTS entries hold a BO (an import pins the
+ * dma-buf), the most recently used; an older one is imported again when
+ * it comes back. The weak references may come from any thread, also after
+ * the element stopped: the cache has its own lock and count.
+ */
+struct imports {
+  gint refs;			/* the element's, and one a memory watched */
+  GMutex lock;
+  GHashTable *mems;		/* GstMemory * -> struct import *, the memories watched */
+  GQueue lru;			/* struct import * holding a BO, most recent first */
+};
+
+struct import {
+  struct imports *cache;
+  struct fdif_bo *bo;		/* NULL: not imported (now) */
+  gboolean refused;		/* the kernel refused it (e.g. not contiguous): copied */
+  GList link;			/* in cache->lru while bo */
 };
 
 /* a frame on the device: its buffer is held until its jobs are done */
@@ -78,14 +113,22 @@ struct _GstFdifFaceDetect {
   guint directions;
   gchar *device;
   guint64 frames_imported, frames_copied;
+  GstClockTime latency;		/* what the frames held add (set_caps) */
+
+  /*
+   * The fence waits: set flushing (from any thread) by FLUSH_START, which
+   * wakes a wait at once, until FLUSH_STOP or the next start
+   */
+  GstPoll *poll;
 
   /* between start() and stop(), the streaming thread's */
   struct fdif_device *dev;
   struct fdif_caps caps;
   GstVideoInfo info;
+  guint depth;			/* frames in flight: DEPTH, or 1 with no frame rate */
   GQueue inflight;		/* struct inflight *, oldest first */
   GSList *free_bos;		/* copy BOs no job reads */
-  GHashTable *imports;		/* "dev:ino" of a dma-buf -> its BO (NULL: not importable) */
+  struct imports *imports;	/* the dma-bufs imported */
   gboolean face_detected;
 };
 
@@ -237,6 +280,66 @@ import_free (gpointer bo)
   fdif_bo_free (bo);		/* NULL (not importable) too */
 }
 
+static struct imports *
+imports_new (void)
+{
+  struct imports *c = g_new0 (struct imports, 1);
+
+  c->refs = 1;
+  g_mutex_init (&c->lock);
+  c->mems = g_hash_table_new (NULL, NULL);
+  g_queue_init (&c->lru);
+  return c;
+}
+
+static void
+imports_unref (struct imports *c)
+{
+  if (!g_atomic_int_dec_and_test (&c->refs))
+    return;
+  g_hash_table_destroy (c->mems);
+  g_mutex_clear (&c->lock);
+  g_free (c);
+}
+
+/* A memory watched went (any thread): its entry and BO go with it. */
+static void
+import_memory_gone (gpointer data, GstMiniObject * mem)
+{
+  struct import *im = data;
+  struct imports *c = im->cache;
+  struct fdif_bo *bo;
+
+  g_mutex_lock (&c->lock);
+  g_hash_table_remove (c->mems, mem);
+  bo = im->bo;
+  if (bo)
+    g_queue_unlink (&c->lru, &im->link);
+  g_mutex_unlock (&c->lock);
+  fdif_bo_free (bo);
+  g_free (im);
+  imports_unref (c);
+}
+
+/* stop(): every BO freed; the entries go with their memories. */
+static void
+imports_close (struct imports *c)
+{
+  GSList *bos = NULL;
+  GList *l;
+
+  g_mutex_lock (&c->lock);
+  while ((l = g_queue_pop_head_link (&c->lru))) {
+    struct import *im = l->data;
+
+    bos = g_slist_prepend (bos, im->bo);
+    im->bo = NULL;
+  }
+  g_mutex_unlock (&c->lock);
+  g_slist_free_full (bos, import_free);
+  imports_unref (c);
+}
+
 static gboolean
 gst_fdif_face_detect_start (GstBaseTransform * trans)
 {
@@ -246,12 +349,21 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
   gint threshold;
   int ret;
 
+  if (!self->poll) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ_WRITE,
+        ("Could not create a poll set for the FDIF's fences."), (NULL));
+    return FALSE;
+  }
+  gst_poll_set_flushing (self->poll, FALSE);
+
   GST_OBJECT_LOCK (self);
   path = g_strdup (self->device);
   directions = self->directions;
   threshold = self->threshold;
   self->frames_imported = self->frames_copied = 0;
+  self->latency = 0;
   GST_OBJECT_UNLOCK (self);
+  self->depth = DEPTH;
 
   ret = path ? fdif_open_path (path, &self->dev) : fdif_open (&self->dev);
   if (ret) {
@@ -292,7 +404,7 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
       self->caps.frame_stride, self->caps.directions, self->caps.max_lhit,
       self->caps.default_lhit);
   g_queue_init (&self->inflight);
-  self->imports = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, import_free);
+  self->imports = imports_new ();
   self->face_detected = FALSE;
   g_free (path);
   return TRUE;
@@ -304,30 +416,46 @@ fail:
   return FALSE;
 }
 
-/* Waits for @fl's jobs (they may read its buffer and BO), then frees them. */
+/*
+ * Frees @fl and its jobs once they are done (they may read its buffer and
+ * BO), or @deadline (g_get_monotonic_time()) has passed; 0: at once. A job
+ * not done by then is dropped all the same (the kernel holds its own
+ * references to what it reads and writes, and its timeout ends a hung
+ * job), but the pooled BO it may still read is freed, not given to the
+ * next frame.
+ */
 static void
-inflight_free (GstFdifFaceDetect * self, struct inflight *fl)
+inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
 {
+  gboolean done = TRUE;
   unsigned int i;
 
   for (i = 0; i < fl->njobs; i++) {
-    if (fdif_job_wait (fl->jobs[i], (int64_t) FENCE_TIMEOUT_MS * 1000000))
-      GST_WARNING_OBJECT (self, "a job did not finish within %d ms", FENCE_TIMEOUT_MS);
+    gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
+
+    if (fdif_job_wait (fl->jobs[i], left * 1000))
+      done = FALSE;
     fdif_job_free (fl->jobs[i]);
   }
-  if (fl->copy_bo)
+  if (!done)
+    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
+        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
+  if (fl->copy_bo && done)
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
+  else
+    fdif_bo_free (fl->copy_bo);	/* NULL too */
   gst_buffer_unref (fl->buf);
   g_free (fl);
 }
 
+/* Every frame held freed: their jobs waited for until @deadline, all together. */
 static void
-discard_inflight (GstFdifFaceDetect * self)
+discard_inflight (GstFdifFaceDetect * self, gint64 deadline)
 {
   struct inflight *fl;
 
   while ((fl = g_queue_pop_head (&self->inflight)))
-    inflight_free (self, fl);
+    inflight_free (self, fl, deadline);
 }
 
 static gboolean
@@ -337,39 +465,33 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
 
   if (!self->dev)
     return TRUE;
-  discard_inflight (self);
+  /*
+   * One deadline for all the jobs in flight, not one each: a hung device
+   * holds the teardown STOP_TIMEOUT_MS at most (the streaming thread's
+   * wait was ended by PAUSED->READY)
+   */
+  discard_inflight (self, g_get_monotonic_time () + STOP_TIMEOUT_MS * G_GINT64_CONSTANT (1000));
   g_slist_free_full (self->free_bos, import_free);
   self->free_bos = NULL;
-  g_clear_pointer (&self->imports, g_hash_table_destroy);
+  g_clear_pointer (&self->imports, imports_close);
   fdif_close (self->dev);
   self->dev = NULL;
   return TRUE;
 }
 
 /*
- * Caps: GRAY8 and the luma formats if the device takes 8-bit grey; the
- * library scales
+ * Caps: the same on both pads (the templates'), whatever the device:
+ * start() refuses a device without 8-bit grey, and the library fits any
+ * size into its frame. So no transform_caps of the element's own: the
+ * base class's identity, which reads no device state (caps queries come
+ * from any thread, while start() and stop() change that state).
  */
 
-static GstCaps *
-gst_fdif_face_detect_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+/* The frames in flight for a stream of @info (see DEPTH) */
+static guint
+depth_of (const GstVideoInfo * info)
 {
-  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
-  GstCaps *ret = gst_caps_ref (caps);
-
-  /* start() ran: only the formats the device reports and the library feeds */
-  if (self->dev && !(self->caps.formats & 1)) {
-    gst_caps_unref (ret);
-    ret = gst_caps_new_empty ();
-  }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret, GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  return ret;
+  return GST_VIDEO_INFO_FPS_N (info) > 0 ? DEPTH : 1;
 }
 
 static gboolean
@@ -377,9 +499,24 @@ gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstClockTime latency = 0, old;
 
   if (!gst_video_info_from_caps (&self->info, incaps))
     return FALSE;
+  /* the frames held before are out: the CAPS event drained them */
+  self->depth = depth_of (&self->info);
+  if (self->depth > 1)
+    latency = gst_util_uint64_scale_int ((self->depth - 1) * GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
+  GST_OBJECT_LOCK (self);
+  old = self->latency;
+  self->latency = latency;
+  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_OBJECT (self, "%u frame(s) in flight, %" GST_TIME_FORMAT " of latency",
+      self->depth, GST_TIME_ARGS (latency));
+  if (latency != old)		/* the pipeline asks again */
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
   GST_DEBUG_OBJECT (self, "%dx%d, %s", GST_VIDEO_INFO_WIDTH (&self->info),
       GST_VIDEO_INFO_HEIGHT (&self->info),
       self->info.width == (gint) self->caps.frame_width &&
@@ -404,10 +541,10 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
   guint height = GST_VIDEO_INFO_HEIGHT (&self->info);
   gint stride = GST_VIDEO_INFO_PLANE_STRIDE (&self->info, 0);
   gsize off = GST_VIDEO_INFO_PLANE_OFFSET (&self->info, 0);
-  struct fdif_bo *bo = NULL;
+  struct imports *cache = self->imports;
+  struct fdif_bo *bo, *evicted = NULL;
+  struct import *im;
   GstMemory *mem;
-  struct stat st;
-  gchar *key;
   int fd, ret;
 
   if (gst_buffer_n_memory (buf) != 1)
@@ -431,23 +568,48 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
     return NULL;
   }
   fd = gst_dmabuf_memory_get_fd (mem);
-  if (fd < 0 || fstat (fd, &st))
+  if (fd < 0)
     return NULL;
-  key = g_strdup_printf ("%" PRIx64 ":%" PRIx64, (uint64_t) st.st_dev, (uint64_t) st.st_ino);
-  if (g_hash_table_lookup_extended (self->imports, key, NULL, (gpointer *) & bo)) {
-    g_free (key);
-  } else if (g_hash_table_size (self->imports) >= MAX_IMPORTS) {
-    GST_LOG_OBJECT (self, "%u dma-bufs imported already", MAX_IMPORTS);
-    g_free (key);
-  } else {
-    ret = fdif_bo_import (self->dev, fd, &bo);
+
+  /* @buf holds @mem: its entry cannot go under us, only others can */
+  g_mutex_lock (&cache->lock);
+  im = g_hash_table_lookup (cache->mems, mem);
+  if (!im) {
+    im = g_new0 (struct import, 1);
+    im->cache = cache;
+    im->link.data = im;
+    g_atomic_int_inc (&cache->refs);
+    g_hash_table_insert (cache->mems, mem, im);
+    gst_mini_object_weak_ref (GST_MINI_OBJECT_CAST (mem), import_memory_gone, im);
+  }
+  if (im->bo) {
+    g_queue_unlink (&cache->lru, &im->link);
+    g_queue_push_head_link (&cache->lru, &im->link);
+  } else if (!im->refused) {
+    ret = fdif_bo_import (self->dev, fd, &im->bo);
     if (ret) {
-      /* e.g. not contiguous: remembered, this dma-buf is always copied */
-      GST_INFO_OBJECT (self, "dma-buf %s cannot be imported (%s): copying its frames",
-          key, fdif_strerror (ret));
-      bo = NULL;
+      /* e.g. not contiguous: remembered, this memory's frames are copied */
+      GST_INFO_OBJECT (self, "dma-buf fd %d cannot be imported (%s): copying its frames",
+          fd, fdif_strerror (ret));
+      im->bo = NULL;
+      im->refused = TRUE;
+    } else {
+      g_queue_push_head_link (&cache->lru, &im->link);
+      if (cache->lru.length > MAX_IMPORTS) {
+        struct import *old = g_queue_pop_tail_link (&cache->lru)->data;
+
+        /* its frames in flight, if any, are the kernel's to keep */
+        evicted = old->bo;
+        old->bo = NULL;
+      }
     }
-    g_hash_table_insert (self->imports, key, bo);
+  }
+  bo = im->bo;
+  g_mutex_unlock (&cache->lock);
+  if (evicted) {
+    GST_LOG_OBJECT (self, "%u dma-bufs imported: the least recently used one freed",
+        MAX_IMPORTS);
+    fdif_bo_free (evicted);
   }
   *offset = (uint32_t) off;
   return bo;
@@ -555,7 +717,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     path = "copy";
   }
   if (!bo) {
-    inflight_free (self, fl);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
 
@@ -573,7 +735,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("The FDIF scans none of the directions asked for."),
         ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
-    inflight_free (self, fl);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
   ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
@@ -582,7 +744,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
         ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
         ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
     fl->njobs = 0;		/* none was queued */
-    inflight_free (self, fl);
+    inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
   GST_OBJECT_LOCK (self);
@@ -599,34 +761,39 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 
 /* Frames out */
 
-static gint64
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000;
-}
-
-/* Polls @fl's fences (sync_files). 0, or -ETIME. */
+/*
+ * Polls @fl's fences (sync_files), FENCE_TIMEOUT_MS in all. 0, -ETIME, or
+ * -ECANCELED: flushing (FLUSH_START), the wait cut short.
+ */
 static int
 wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
 {
-  gint64 deadline = now_ms () + FENCE_TIMEOUT_MS;
+  gint64 deadline = g_get_monotonic_time () + FENCE_TIMEOUT_MS * G_GINT64_CONSTANT (1000);
   unsigned int i;
+  int ret = 0;
 
-  for (i = 0; i < fl->njobs; i++) {
-    struct pollfd p = { .fd = fdif_job_fence_fd (fl->jobs[i]), .events = POLLIN };
-    int ret;
+  for (i = 0; i < fl->njobs && !ret; i++) {
+    GstPollFD pfd = GST_POLL_FD_INIT;
+    gint n;
 
-    if (p.fd < 0)
+    pfd.fd = fdif_job_fence_fd (fl->jobs[i]);
+    if (pfd.fd < 0)
       continue;			/* no fence: fdif_job_result() tells */
+    gst_poll_add_fd (self->poll, &pfd);
+    gst_poll_fd_ctl_read (self->poll, &pfd, TRUE);
     do {
-      gint64 left = deadline - now_ms ();
+      gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
 
-      ret = poll (&p, 1, left > 0 ? (int) left : 0);
-    } while (ret < 0 && errno == EINTR);
-    if (ret == 0)
-      return -ETIME;
+      n = gst_poll_wait (self->poll, left * GST_USECOND);
+    } while (n < 0 && (errno == EINTR || errno == EAGAIN));
+    gst_poll_remove_fd (self->poll, &pfd);
+    if (n < 0 && errno == EBUSY)
+      ret = -ECANCELED;
+    else if (n == 0)
+      ret = -ETIME;
+    /* another poll error: fdif_job_result() tells whether the job is done */
   }
-  return 0;
+  return ret;
 }
 
 static void
@@ -713,6 +880,14 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   int ret;
 
   ret = wait_fences (self, fl);
+  if (ret == -ECANCELED) {
+    /* a flush: the frame is dropped, its jobs not waited for */
+    GST_DEBUG_OBJECT (self, "flushing: frame %" GST_TIME_FORMAT " dropped",
+        GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
+    g_free (faces);
+    inflight_free (self, fl, 0);
+    return GST_FLOW_FLUSHING;
+  }
   for (i = 0; i < fl->njobs && !ret; i++) {
     int got = fdif_job_result (fl->jobs[i], faces + n, max);
 
@@ -727,7 +902,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   if (ret) {
     job_error (self, ret);
     g_free (faces);
-    inflight_free (self, fl);
+    inflight_free (self, fl, 0);	/* waited for already, or failed */
     return GST_FLOW_ERROR;
   }
   if (fl->njobs > 1)
@@ -742,7 +917,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   map = fl->map;
   min_w = fl->min_w;
   min_h = fl->min_h;
-  inflight_free (self, fl);	/* its jobs are done, its BO can take the next frame */
+  inflight_free (self, fl, 0);	/* its jobs are done, its BO can take the next frame */
   width = GST_VIDEO_INFO_WIDTH (&self->info);
   height = GST_VIDEO_INFO_HEIGHT (&self->info);
   boxes = g_new0 (struct box, n + 1);
@@ -845,7 +1020,7 @@ gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** out
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  if (g_queue_get_length (&self->inflight) < (buf ? DEPTH : DEPTH + 1))
+  if (g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
     return GST_FLOW_OK;
   return finish_frame (self, outbuf);
 }
@@ -860,7 +1035,8 @@ drain (GstFdifFaceDetect * self)
 
   while (!g_queue_is_empty (&self->inflight)) {
     if (ret != GST_FLOW_OK) {
-      discard_inflight (self);
+      /* an error, or flushing: the frames after it are not waited for */
+      discard_inflight (self, 0);
       break;
     }
     ret = finish_frame (self, &out);
@@ -875,11 +1051,22 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
 
-  if (self->dev) {
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
+    /*
+     * From any thread, maybe while the streaming thread waits on a fence:
+     * that wait ends at once, its frame is dropped and the chain returns
+     * FLUSHING; the frames still held go at FLUSH_STOP
+     */
+    if (self->poll)
+      gst_poll_set_flushing (self->poll, TRUE);
+  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    /* serialized: the streaming thread's, as self->dev is */
     if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-      discard_inflight (self);
+      /* the held frames are stale: dropped, their jobs not waited for */
+      discard_inflight (self, 0);
       self->face_detected = FALSE;
-    } else if (GST_EVENT_IS_SERIALIZED (event)) {
+      gst_poll_set_flushing (self->poll, FALSE);
+    } else {
       /* EOS, a new segment or caps...: the frames before it go first */
       GstFlowReturn ret = drain (self);
 
@@ -891,27 +1078,111 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
-/* The frame held while the next one is submitted: DEPTH - 1 frames of latency. */
+/*
+ * DRAIN (upstream wants its buffers back, e.g. to renegotiate its pool):
+ * the frames held are finished and pushed before the query goes on
+ * downstream. LATENCY: the frames held while the next one is submitted,
+ * depth - 1 frames (none with an unknown frame rate).
+ */
 static gboolean
 gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
-  gboolean ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+  gboolean ret;
 
-  if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY &&
-      GST_VIDEO_INFO_FPS_N (&self->info) > 0) {
+  /* serialized: the streaming thread's */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN && self->dev) {
+    GstFlowReturn flow = drain (self);
+
+    if (flow != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (self, "draining for a DRAIN query: %s", gst_flow_get_name (flow));
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+  if (ret && direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
     GstClockTime min, max, held;
     gboolean live;
 
+    /* any thread: set_caps's value */
+    GST_OBJECT_LOCK (self);
+    held = self->latency;
+    GST_OBJECT_UNLOCK (self);
     gst_query_parse_latency (query, &live, &min, &max);
-    held = gst_util_uint64_scale_int ((DEPTH - 1) * GST_SECOND,
-        GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
     GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " of latency", GST_TIME_ARGS (held));
     gst_query_set_latency (query, live, min + held,
         GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
   }
   return ret;
+}
+
+/*
+ * In place, the buffers upstream allocates are the ones going downstream:
+ * the allocation query is downstream's (its pools, its metas), which the
+ * base class asks. GstVideoMeta is not added to downstream's answer:
+ * downstream would get the strides upstream chose (the element itself
+ * reads both its paths through the video meta). What the element adds are
+ * the frames it holds while the next one is on the device: to each pool's
+ * minimum, which an upstream with a pool of its own adds to what it
+ * queues (v4l2src), so that the held frame does not starve it. A pool of
+ * a fixed size (min = max) cannot give more: it is dropped for a pool of
+ * upstream's own with that many more, as videorate does for the one
+ * buffer it holds. With no answer downstream, only that minimum.
+ */
+static gboolean
+gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  guint held = DEPTH - 1, down_min = 0, i = 0, n, size, min, max;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean have_info, answered;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  have_info = caps && gst_video_info_from_caps (&info, caps);
+  if (have_info)
+    held = depth_of (&info) - 1;
+  answered = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+      decide_query, query);
+  if (!answered)
+    GST_DEBUG_OBJECT (self, "downstream did not answer the allocation query");
+  if (!held)
+    return answered;		/* no frame held: downstream's answer as it is */
+  n = gst_query_get_n_allocation_pools (query);
+  while (i < n) {
+    gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
+    if (min == max) {
+      gst_query_remove_nth_allocation_pool (query, i);
+      n--;
+      down_min = MAX (down_min, min);
+    } else {
+      gst_query_set_nth_allocation_pool (query, i, pool, size, min + held, max);
+      i++;
+    }
+    if (pool)
+      gst_object_unref (pool);
+  }
+  if (!n && have_info)
+    gst_query_add_allocation_pool (query, NULL, GST_VIDEO_INFO_SIZE (&info),
+        down_min + held, 0);
+  GST_DEBUG_OBJECT (self, "allocation: %" GST_PTR_FORMAT, query);
+  return TRUE;
+}
+
+static GstStateChangeReturn
+gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transition)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (element);
+
+  /*
+   * The pads' deactivation waits for the streaming thread, which may wait
+   * on a hung job's fence: that wait ends now, as on FLUSH_START (start()
+   * clears it)
+   */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->poll)
+    gst_poll_set_flushing (self->poll, TRUE);
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
 /* never called (generate_output does the work); the base class wants one */
@@ -927,6 +1198,8 @@ gst_fdif_face_detect_finalize (GObject * object)
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
 
   g_free (self->device);
+  if (self->poll)
+    gst_poll_free (self->poll);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -942,6 +1215,7 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   gobject_class->set_property = gst_fdif_face_detect_set_property;
   gobject_class->get_property = gst_fdif_face_detect_get_property;
   gobject_class->finalize = gst_fdif_face_detect_finalize;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_change_state);
 
   g_object_class_install_property (gobject_class, PROP_DISPLAY,
       g_param_spec_boolean ("display", "Display",
@@ -991,10 +1265,11 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_stop);
-  trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_set_caps);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_fdif_face_detect_propose_allocation);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_generate_output);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_ip);
   trans_class->passthrough_on_same_caps = FALSE;
@@ -1011,6 +1286,7 @@ gst_fdif_face_detect_init (GstFdifFaceDetect * self)
   self->updates = DEFAULT_UPDATES;
   self->threshold = DEFAULT_THRESHOLD;
   self->directions = DEFAULT_DIRECTIONS;
+  self->poll = gst_poll_new (TRUE);	/* NULL: no fd left, start() fails */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
 }
 

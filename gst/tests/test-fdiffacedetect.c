@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -41,6 +42,7 @@ need_mock (void)
   pthread_mutex_lock (mk_lock);
   mk->status = 0;
   mk->busy = 0;
+  mk->hang_fences = 0;
   mk->nfaces = 1;
   mk->faces[0] = (struct fake_face) { .cx = 160, .cy = 120, .size = 40,
       .confidence = 900, .raw = 1, .fields = 0x1f };
@@ -57,6 +59,29 @@ mk_get (const unsigned int *field)
   v = *field;
   pthread_mutex_unlock (mk_lock);
   return v;
+}
+
+/* BOs the fake kernel has imported from dma-bufs and not closed */
+static guint
+mk_live_imports (void)
+{
+  guint h, n = 0;
+
+  pthread_mutex_lock (mk_lock);
+  for (h = 0; h < MAX_BOS; h++)
+    n += mk->bo[h].live && mk->bo[h].imported;
+  pthread_mutex_unlock (mk_lock);
+  return n;
+}
+
+/* The next jobs hang (@on), their fences never signalling, as a hung device's */
+static void
+mk_hang (int on)
+{
+  pthread_mutex_lock (mk_lock);
+  mk->busy = on;
+  mk->hang_fences = on;
+  pthread_mutex_unlock (mk_lock);
 }
 
 /* Without a device */
@@ -490,6 +515,81 @@ test_mock_import (void)
 }
 
 /*
+ * A source with more dma-bufs than the element keeps imported (80, all
+ * alive): every frame is still imported, never copied, and at most 16
+ * stay imported (an import pins its dma-buf), the most recently used;
+ * one used again recently is not imported again, an old one is.
+ */
+static void
+test_mock_import_bounded (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstBuffer *bufs[80];
+  guint i, base, imports;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  for (i = 0; i < G_N_ELEMENTS (bufs); i++) {
+    bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
+    g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
+    g_assert_cmpuint (mk_live_imports (), <=, base + 16);
+  }
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 80);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  imports = mk_get (&mk->prime_imports);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[75])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);	/* still imported */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[0])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* again */
+  g_assert_cmpuint (mk_live_imports (), <=, base + 16);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 82);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 82);
+  run_stop (&r);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  for (i = 0; i < G_N_ELEMENTS (bufs); i++)
+    gst_buffer_unref (bufs[i]);
+  gst_object_unref (alloc);
+}
+
+/*
+ * A dma-buf's import goes with its memory: once the source has freed it
+ * (its fd, its inode may then be another dma-buf's), its BO is closed
+ * while the element runs on; the next dma-buf is imported anew.
+ */
+static void
+test_mock_import_freed (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  guint base, imports;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  imports = mk_get (&mk->prime_imports);
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 320 * 240, 0)), ==,
+      GST_FLOW_OK);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 1);
+  g_assert_cmpint (gst_harness_push (r.h, dmabuf_buffer (alloc, 320 * 240, 1)), ==,
+      GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 2);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 2);
+  gst_buffer_unref (gst_harness_pull (r.h));	/* frame 0: its memory's last reference */
+  g_assert_cmpuint (mk_live_imports (), ==, base + 1);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  gst_buffer_unref (gst_harness_pull (r.h));
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 2);
+  run_stop (&r);
+  gst_object_unref (alloc);
+}
+
+/*
  * A camera's NV12: its luma plane is the grey picture. At the device's
  * frame size the dma-buf is imported (the device reads the luma plane at
  * offset 0, never the chroma after it); at another size the luma plane is
@@ -592,6 +692,379 @@ test_mock_min_size (void)
   run_stop (&r);
 }
 
+/*
+ * A DRAIN query (upstream wants its buffers back): the held frame is
+ * finished and pushed before the query is answered.
+ */
+static void
+test_mock_drain_query (void)
+{
+  struct run r;
+  GstQuery *q;
+  GstMessage *msg;
+  GstBuffer *b;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 0);	/* held */
+  q = gst_query_new_drain ();
+  gst_pad_peer_query (r.h->srcpad, q);	/* the harness's sink does not answer it */
+  gst_query_unref (q);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  b = gst_harness_pull (r.h);
+  g_assert_cmpuint (GST_BUFFER_PTS (b), ==, 0);
+  check_roi (b, 280, 200, 80, 80);
+  gst_buffer_unref (b);
+  next_faces (&r, &msg, 0);
+  gst_message_unref (msg);
+  run_stop (&r);
+}
+
+/* Downstream's answer to the allocation query: a pool of @data[0]..@data[1] buffers */
+static GstPadProbeReturn
+pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  const guint *minmax = data;
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool (q, NULL, 640 * 480, minmax[0], minmax[1]);
+  gst_query_add_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/*
+ * The allocation query upstream would make for 640x480 at @framerate,
+ * answered: its first pool's min and max
+ */
+static void
+allocation_at (struct run *r, const char *framerate, guint * npools, guint * min,
+    guint * max, gboolean * vmeta)
+{
+  gchar *str = g_strdup_printf ("video/x-raw,format=GRAY8,width=640,height=480,"
+      "framerate=%s", framerate);
+  GstCaps *caps = gst_caps_from_string (str);
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  guint size = 0;
+
+  g_assert_true (gst_pad_peer_query (r->h->srcpad, q));
+  *npools = gst_query_get_n_allocation_pools (q);
+  *min = *max = G_MAXUINT;
+  if (*npools) {
+    gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, min, max);
+    g_assert_null (pool);
+    g_assert_cmpuint (size, ==, 640 * 480);
+  }
+  *vmeta = gst_query_find_allocation_meta (q, GST_VIDEO_META_API_TYPE, NULL);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+  g_free (str);
+}
+
+static void
+allocation (struct run *r, guint * npools, guint * min, guint * max, gboolean * vmeta)
+{
+  allocation_at (r, "30/1", npools, min, max, vmeta);
+}
+
+/*
+ * The allocation query is downstream's (the buffers pass through), with
+ * the frame the element holds added to the pool's minimum, so that an
+ * upstream pool does not run short; GstVideoMeta only if downstream takes it.
+ */
+static void
+test_mock_allocation (void)
+{
+  guint npools, min, max, minmax[2];
+  gboolean vmeta;
+  struct run r;
+  gulong probe;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  /* the harness's sink: no pool, no meta */
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 1);
+  g_assert_cmpuint (max, ==, 0);
+  g_assert_false (vmeta);
+  /* downstream's pool of 2..4 buffers, and its video meta */
+  minmax[0] = 2;
+  minmax[1] = 4;
+  probe = gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, pool_probe,
+      minmax, NULL);
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 3);
+  g_assert_cmpuint (max, ==, 4);
+  g_assert_true (vmeta);
+  /* a pool of exactly 3 cannot hold one more: upstream's own, of 4 */
+  minmax[0] = minmax[1] = 3;
+  allocation (&r, &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 1);
+  g_assert_cmpuint (min, ==, 4);
+  g_assert_cmpuint (max, ==, 0);
+  gst_pad_remove_probe (r.h->sinkpad, probe);
+  run_stop (&r);
+}
+
+/*
+ * No frame rate (0/1, variable): how long the next frame takes to come is
+ * unknown, so no frame is held for it (each waits for its own jobs only)
+ * and no latency is added; with a frame rate again, one frame is held and
+ * its duration reported.
+ */
+static void
+test_mock_variable_framerate (void)
+{
+  guint npools, min, max;
+  gboolean vmeta;
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=0/1");
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, 0);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  /* nothing held, nothing added to downstream's answer (the harness's: no pool) */
+  allocation_at (&r, "0/1", &npools, &min, &max, &vmeta);
+  g_assert_cmpuint (npools, ==, 0);
+
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=25/1");
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 25);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);	/* held */
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 3);
+  for (i = 0; i < 3; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 280, 200, 80, 80);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  run_stop (&r);
+}
+
+/* What comes out of the element, in order: "buffer N", or an event's name */
+static GstPadProbeReturn
+record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GPtrArray *seen = data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    g_ptr_array_add (seen, g_strdup_printf ("buffer %" G_GUINT64_FORMAT,
+            GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) / (GST_SECOND / 30)));
+  else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM)
+    g_ptr_array_add (seen, g_strdup (GST_EVENT_TYPE_NAME (GST_PAD_PROBE_INFO_EVENT (info))));
+  return GST_PAD_PROBE_OK;
+}
+
+/*
+ * Serialized events stay in order with the frames held: a GAP and a
+ * custom serialized event after frame 0 come out after it, not before.
+ */
+static void
+test_mock_event_order (void)
+{
+  static const char *const want[] = {
+    "buffer 0", "gap", "custom-downstream", "buffer 2", "buffer 3", "eos",
+  };
+  GPtrArray *seen = g_ptr_array_new_with_free_func (g_free);
+  struct run r;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, record_probe, seen, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h,
+          gst_event_new_gap (GST_SECOND / 30, GST_SECOND / 30)));
+  g_assert_true (gst_harness_push_event (r.h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new_empty ("fdif-test"))));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 3)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  for (i = 0; i < seen->len; i++)
+    g_test_message ("out %u: %s", i, (const char *) seen->pdata[i]);
+  g_assert_cmpuint (seen->len, ==, G_N_ELEMENTS (want));
+  for (i = 0; i < seen->len; i++)
+    g_assert_cmpstr (seen->pdata[i], ==, want[i]);
+  run_stop (&r);
+  g_ptr_array_unref (seen);
+}
+
+/* A buffer pushed from a thread of its own, the flow it got */
+struct push {
+  GstHarness *h;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+};
+
+static gpointer
+push_thread (gpointer data)
+{
+  struct push *p = data;
+
+  p->ret = gst_harness_push (p->h, p->buf);
+  return NULL;
+}
+
+/*
+ * Pushes @buf from another thread, returns once the element has submitted
+ * it: with frame N held, the streaming thread then goes on to wait for
+ * frame N's fences.
+ */
+static GThread *
+push_submitted (struct run *r, struct push *p, GstBuffer * buf)
+{
+  unsigned int submits = mk_get (&mk->submits);
+  GThread *t;
+
+  p->h = r->h;
+  p->buf = buf;
+  p->ret = GST_FLOW_CUSTOM_ERROR;
+  t = g_thread_new ("push", push_thread, p);
+  while (mk_get (&mk->submits) == submits)
+    g_usleep (1000);
+  return t;
+}
+
+/*
+ * A flushing seek while the streaming thread waits on a hung job's fence:
+ * FLUSH_START ends the wait (the chain returns FLUSHING, no error), and
+ * after FLUSH_STOP only the new frames come out, not the held ones.
+ */
+static void
+test_mock_flush (void)
+{
+  struct run r;
+  struct push p;
+  GstSegment seg;
+  GstMessage *msg;
+  GThread *t;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_thread_join (t);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 3)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 2; i < 4; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT));
+  run_stop (&r);
+}
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Stop with a frame of three hung jobs in flight: one wait for them all,
+ * 3 s at most (the kernel's own timeout ends hung jobs), not 10 s each.
+ * The fake kernel answers the waits at once; what is checked is the
+ * deadline the element gave it.
+ */
+static void
+test_mock_stop_bounded (void)
+{
+  struct run r;
+  int64_t t1, t2, deadline;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "directions=up+right+left");
+  pthread_mutex_lock (mk_lock);
+  mk->busy = 1;
+  pthread_mutex_unlock (mk_lock);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->job_count), ==, 3);
+  pthread_mutex_lock (mk_lock);
+  mk->max_wait_deadline = 0;
+  pthread_mutex_unlock (mk_lock);
+  t1 = now_ns ();
+  run_stop (&r);
+  t2 = now_ns ();
+  pthread_mutex_lock (mk_lock);
+  deadline = mk->max_wait_deadline;
+  mk->busy = 0;
+  pthread_mutex_unlock (mk_lock);
+  g_test_message ("stop's latest wait deadline: %.3f s after stop began, stop took %.3f s",
+      (deadline - t1) / 1e9, (t2 - t1) / 1e9);
+  g_assert_cmpint (deadline, >, t1);	/* it waited */
+  /* 1 ms for the element's microseconds against the library's nanoseconds */
+  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+}
+
+/*
+ * PAUSED->READY while the streaming thread waits on a hung job's fence:
+ * the wait ends at once (FLUSHING, no error), not after 10 s.
+ */
+static void
+test_mock_stop_while_waiting (void)
+{
+  struct run r;
+  struct push p;
+  GThread *t;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_SUCCESS);
+  g_thread_join (t);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  run_stop (&r);
+}
+
 /* A job that fails (@status), or never finishes (@busy): an error, then a clean teardown */
 static void
 job_fails (int32_t status, int busy, GstResourceError code, const char *text)
@@ -680,7 +1153,10 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/path", test_no_device_path);
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
+  g_test_add_func ("/fdiffacedetect/mock/variable-framerate", test_mock_variable_framerate);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
+  g_test_add_func ("/fdiffacedetect/mock/import-bounded", test_mock_import_bounded);
+  g_test_add_func ("/fdiffacedetect/mock/import-freed", test_mock_import_freed);
   g_test_add_func ("/fdiffacedetect/mock/nv12", test_mock_nv12);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
@@ -689,5 +1165,11 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-etimedout", test_mock_job_timedout);
   g_test_add_func ("/fdiffacedetect/mock/job-enodev", test_mock_job_enodev);
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
+  g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
+  g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
+  g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
+  g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
+  g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
+  g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
   return g_test_run ();
 }

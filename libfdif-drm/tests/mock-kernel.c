@@ -306,6 +306,18 @@ void write_result(const struct drm_fdif_job *j, uint64_t seqno)
 			       (off_t)(k.bo[j->result_handle - 1].off + j->result_offset)), >, 0);
 }
 
+/* A fence for a job: one that never signals for a hung job if asked (hang_fences). */
+static int fence_fd(void)
+{
+	static int never[2] = { -1, -1 };
+
+	if (!k.busy || !k.hang_fences)
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (never[0] < 0)
+		g_assert_cmpint(pipe2(never, O_CLOEXEC), ==, 0);
+	return fcntl(never[0], F_DUPFD_CLOEXEC, 0);
+}
+
 static int fake_submit(struct drm_fdif_submit *s)
 {
 	struct drm_fdif_job *jobs = (void *)(uintptr_t)s->jobs;
@@ -324,8 +336,7 @@ static int fake_submit(struct drm_fdif_submit *s)
 	k.job_count = s->job_count;
 	for (i = 0; i < s->job_count; i++) {
 		jobs[i].seqno = ++k.seqno;
-		jobs[i].fence_fd = jobs[i].flags & DRM_FDIF_JOB_FENCE_FD_OUT ?
-				   open("/dev/null", O_RDONLY | O_CLOEXEC) : 0;
+		jobs[i].fence_fd = jobs[i].flags & DRM_FDIF_JOB_FENCE_FD_OUT ? fence_fd() : 0;
 		k.jobs[i] = jobs[i];
 		memset(k.in_syncs[i], 0, sizeof(k.in_syncs[i]));
 		if (jobs[i].in_sync_count)
@@ -392,6 +403,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		struct drm_syncobj_wait *w = arg;
 
 		k.wait_deadline = w->timeout_nsec;
+		if (w->timeout_nsec > k.max_wait_deadline)
+			k.max_wait_deadline = w->timeout_nsec;
 		return k.busy ? -ETIME : 0;
 	}
 	default:

@@ -58,6 +58,13 @@ struct mock_kernel {
 	struct drm_fdif_sync in_syncs[16][8];	/* the last submission's */
 	unsigned int fd_imports, syncobjs_destroyed;
 	int imported_fds[8];			/* SYNCOBJ_FD_TO_HANDLE's fds */
+	/*
+	 * With busy: the jobs' fences never signal (a pipe's read end that
+	 * nobody writes), as a hung job's sync_file; 0: /dev/null, readable
+	 * at once
+	 */
+	int hang_fences;
+	int64_t max_wait_deadline;		/* the latest SYNCOBJ_WAIT deadline */
 };
 
 extern struct mock_kernel k;
