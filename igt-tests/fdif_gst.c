@@ -50,6 +50,10 @@ FIXTURE(gst) {
 	struct fdif_box truth[NPICS][MAX_FACES];
 	int ntruth[NPICS];
 	GstElement *pipeline;
+	/* armed on this minor, or -1: teardown disarms it */
+	int fault_minor;
+	/* the platform device a test unbound, "" once bound again */
+	char unbound[64];
 };
 
 /* the faces in @img, still, upright only (as the pipelines ask) */
@@ -73,6 +77,8 @@ FIXTURE_SETUP(gst)
 
 	self->out = -1;
 	self->pipeline = NULL;
+	self->fault_minor = -1;
+	self->unbound[0] = '\0';
 	gst_init(NULL, NULL);
 	ASSERT_EQ(0, fdif_open(&self->dev));
 	for (k = 0; k < NPICS; k++) {
@@ -104,15 +110,34 @@ FIXTURE_SETUP(gst)
 					   self->pic[0].pixels));
 }
 
+/* the sysfs attribute @attr of the fdif platform driver, written @name */
+static int driver_write(const char *attr, const char *name)
+{
+	char path[128];
+	int fd, w;
+
+	snprintf(path, sizeof(path), DRV_DIR "/%s", attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, name, strlen(name));
+	w = w < 0 ? -errno : w == (int)strlen(name) ? 0 : -EIO;
+	close(fd);
+	return w;
+}
+
 FIXTURE_TEARDOWN(gst)
 {
 	/* a test that failed between arming a fault and disarming it */
-	if (fdif_emu_available())
-		fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	if (self->fault_minor >= 0)
+		fdif_emu_inject_on(self->fault_minor, FDIF_FAULT_NONE, 0);
 	if (self->pipeline) {
 		gst_element_set_state(self->pipeline, GST_STATE_NULL);
 		gst_object_unref(self->pipeline);
 	}
+	/* one that failed between unbinding the FDIF and binding it again */
+	if (self->unbound[0] && fdif_devname_minor(self->unbound) < 0)
+		driver_write("bind", self->unbound);
 	fdif_vivid_feed_stop(&self->feed);
 	if (self->out >= 0)
 		close(self->out);
@@ -414,9 +439,17 @@ TEST_F(gst, hung_device_stops_pipeline_with_error)
 	gchar *desc, *err;
 	GQuark domain = 0;
 
+	int fd;
+
 	if (!fdif_emu_available())
 		SKIP(return, "no emulated FDIF with test registers");
-	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 64));
+	/* this test's device, which need not be the first instance */
+	fd = open(fdif_device_path(self->dev), O_RDWR | O_CLOEXEC);
+	ASSERT_GE(fd, 0);
+	self->fault_minor = fdif_fd_minor(fd);
+	close(fd);
+	ASSERT_GE(self->fault_minor, 0);
+	ASSERT_EQ(0, fdif_emu_inject_on(self->fault_minor, FDIF_FAULT_HANG, 64));
 	desc = g_strdup_printf("v4l2src device=%s io-mode=dmabuf ! "
 			       "video/x-raw,format=GRAY8,width=%d,height=%d ! "
 			       "fdiffacedetect name=det directions=up device=%s ! "
@@ -425,7 +458,8 @@ TEST_F(gst, hung_device_stops_pipeline_with_error)
 	g_free(desc);
 	err = self->pipeline ? bus_error_full(self->pipeline, 30, &domain, NULL, NULL) : NULL;
 	/* disarmed before any assertion can end the test */
-	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	fdif_emu_inject_on(self->fault_minor, FDIF_FAULT_NONE, 0);
+	self->fault_minor = -1;
 	ASSERT_NE(NULL, self->pipeline);
 	ASSERT_NE(NULL, err);
 	TH_LOG("%s", err);
@@ -435,22 +469,6 @@ TEST_F(gst, hung_device_stops_pipeline_with_error)
 	g_free(err);
 	EXPECT_EQ(GST_STATE_CHANGE_SUCCESS,
 		  gst_element_set_state(self->pipeline, GST_STATE_NULL));
-}
-
-/* the sysfs attribute @attr of the fdif platform driver, written @name */
-static int driver_write(const char *attr, const char *name)
-{
-	char path[128];
-	int fd, w;
-
-	snprintf(path, sizeof(path), DRV_DIR "/%s", attr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, name, strlen(name));
-	w = w < 0 ? -errno : w == (int)strlen(name) ? 0 : -EIO;
-	close(fd);
-	return w;
 }
 
 /*
@@ -494,6 +512,7 @@ TEST_F(gst, device_unbound_mid_stream_stops_pipeline)
 	gst_object_unref(sink);
 
 	ASSERT_EQ(0, driver_write("unbind", name));
+	snprintf(self->unbound, sizeof(self->unbound), "%s", name);
 	err = bus_error_full(self->pipeline, 15, &domain, NULL, NULL);
 	ASSERT_NE(NULL, err) TH_LOG("the stream went on without its device");
 	TH_LOG("%s", err);
@@ -508,6 +527,7 @@ TEST_F(gst, device_unbound_mid_stream_stops_pipeline)
 	EXPECT_EQ(-ENODEV, fdif_devname_minor(name));
 
 	ASSERT_EQ(0, driver_write("bind", name));
+	self->unbound[0] = '\0';
 	/* and it finds faces again, the same FDIF as a new device */
 	for (int i = 0; i < 50 && (minor = fdif_devname_minor(name)) < 0; i++)
 		usleep(100000);
