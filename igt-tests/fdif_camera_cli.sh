@@ -30,10 +30,12 @@ stop_feed() {
 trap stop_feed EXIT
 
 # start_feed FORMAT PICTURE: the camera shows PICTURE; its node in $node
+# ($FEED_ARGS: more of fdif-vivid-feed's options)
 start_feed() {
 	stop_feed
 	node=
-	fdif-vivid-feed -f "$1" "$2" > $T/feed.log 2>&1 &
+	# shellcheck disable=SC2086
+	fdif-vivid-feed -f "$1" $FEED_ARGS "$2" > $T/feed.log 2>&1 &
 	feeder=$!
 	i=0
 	while [ $i -lt 100 ]; do
@@ -49,7 +51,9 @@ start_feed() {
 # stream NAME FEED_FORMAT PICTURE TRUTH WANT_FACES WANT_MODE ARGS...: runs
 # fdif-camera -n 30 ARGS on the camera showing PICTURE; each of the 30
 # frames must have WANT_FACES faces, each on a different marked box, and
-# have reached the device by WANT_MODE (import or copy)
+# have reached the device by WANT_MODE (import or copy); at least
+# $WANT_DAMAGED frames (default 0) must have come marked damaged, and been
+# skipped
 stream() {
 	name=$1 ffmt=$2 pic=$3 truth=$4 want=$5 mode=$6
 	shift 6
@@ -86,6 +90,13 @@ stream() {
 			}
 		}
 		END { exit !(frames == 30 && bad == 0) }' "$truth" $T/out; then
+		# "... (30 imported, 0 copied, N damaged)"
+		damaged=$(tail -1 $T/err | sed -n 's/.* \([0-9]*\) damaged)$/\1/p')
+		if [ "${damaged:-0}" -lt "${WANT_DAMAGED:-0}" ]; then
+			not_ok "$name (want ${WANT_DAMAGED} or more damaged frames skipped)" \
+				$T/err
+			return
+		fi
 		ok "$name ($(tail -1 $T/err | sed 's/^fdif-camera: //'))"
 	else
 		not_ok "$name (want 30 frames by $mode, each with $want faces on marked boxes)" \
@@ -109,8 +120,21 @@ check() {
 stream grey-import grey /data/astronaut.pgm /data/astronaut.truth 1 import
 stream grey-copy grey /data/hopper.pgm /data/hopper.truth 1 copy -c
 stream nv12-import nv12 /data/astronaut.pgm /data/astronaut.truth 1 import -f NV12
+stream yu12-import yu12 /data/hopper.pgm /data/hopper.truth 1 import -f YU12
 stream yuyv-copy yuyv /data/hopper.pgm /data/hopper.truth 1 copy -f YUYV
 stream no-face grey /data/landscape.pgm /data/landscape.truth 0 import
+# the camera marks a frame damaged every 100 ms (1 in 6): skipped, 30 good ones
+FEED_ARGS="-e 100" WANT_DAMAGED=1
+stream damaged-skipped grey /data/astronaut.pgm /data/astronaut.truth 1 import
+
+# every frame damaged: an error, not an endless loop
+FEED_ARGS="-e 2"
+if start_feed grey /data/astronaut.pgm; then
+	check all-damaged 1 'damaged frames in a row' timeout 30 fdif-camera -n 30 "$node"
+else
+	not_ok "all-damaged (the camera did not start)" $T/feed.log
+fi
+FEED_ARGS= WANT_DAMAGED=
 
 # bad input: with the camera running, its output node is no capture device
 start_feed grey /data/astronaut.pgm
@@ -124,8 +148,9 @@ fi
 stop_feed
 check not-a-camera 1 'VIDIOC_QUERYCAP' fdif-camera -n 1 /dev/null
 check no-such-node 1 'No such file' fdif-camera -n 1 /dev/video99
-check bad-format 2 'usage' fdif-camera -f RGB3 /dev/video0
-check no-frames 2 'usage' fdif-camera -n 0 /dev/video0
+check bad-format 2 'unknown format RGB3' fdif-camera -f RGB3 /dev/video0
+check no-frames 2 '-n 0: want a positive number' fdif-camera -n 0 /dev/video0
+check bad-frames 2 '-n 12x: want a positive number' fdif-camera -n 12x /dev/video0
 
 echo "1..$n"
 exit $fail

@@ -2,14 +2,16 @@
 /*
  * fdif-vivid-feed: the guest's camera, showing pictures.
  *
- *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f GREY|NV12|YUYV] PICTURE...
+ *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f FORMAT] [-e MS] PICTURE...
  *
  * Loads vivid with its HDMI output looped to its input (lib/fdif_vivid.c)
  * and plays the pictures (any size, any format libfdif-image reads; each
  * fitted into a WxH grey frame, default 320x240, sent as -f GREY (the
- * default), NV12 or YUYV with neutral chroma) on the output, each for
- * -s seconds (default 2), in turn, until SIGINT/SIGTERM or -t seconds.
- * Whatever reads the capture node sees them as camera frames. Prints
+ * default), NV12, NV21, YU12, YV12 or YUYV with neutral chroma) on the
+ * output, each for -s seconds (default 2), in turn, until SIGINT/SIGTERM
+ * or -t seconds. Whatever reads the capture node sees them as camera
+ * frames; with -e, one frame every MS milliseconds comes marked damaged
+ * (V4L2_BUF_FLAG_ERROR), as a camera marks a frame it lost data of. Prints
  * "capture /dev/videoN" once the loop runs, then "show PICTURE" at each
  * switch, on stdout. Not a test: the camera tests and the camera demo
  * (scripts/demo.sh --camera) run it.
@@ -30,6 +32,18 @@
 #include "fdif_vivid.h"
 
 static volatile sig_atomic_t stop;
+
+static const struct {
+	const char *name;
+	uint32_t fourcc;
+} formats[] = {
+	{ "GREY", V4L2_PIX_FMT_GREY },
+	{ "NV12", V4L2_PIX_FMT_NV12 },
+	{ "NV21", V4L2_PIX_FMT_NV21 },
+	{ "YU12", V4L2_PIX_FMT_YUV420 },
+	{ "YV12", V4L2_PIX_FMT_YVU420 },
+	{ "YUYV", V4L2_PIX_FMT_YUYV },
+};
 
 static void on_signal(int sig)
 {
@@ -74,7 +88,7 @@ static int load(const char *path, unsigned int w, unsigned int h, uint8_t **fram
 
 int main(int argc, char **argv)
 {
-	double each = 2, total = 0;
+	double each = 2, total = 0, damage = 0, damaged = 0;
 	unsigned int w = 320, h = 240, i, n;
 	struct fdif_vivid_feed feed;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -82,18 +96,21 @@ int main(int argc, char **argv)
 	uint8_t **frames;
 	char node[64];
 	uint32_t fourcc = V4L2_PIX_FMT_GREY;
-	int cap, out, err, opt;
+	int cap, out, err, opt, k;
 
-	while ((opt = getopt(argc, argv, "s:t:g:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:g:f:e:")) != -1) {
 		switch (opt) {
 		case 'f':
-			if (!strcasecmp(optarg, "grey"))
-				fourcc = V4L2_PIX_FMT_GREY;
-			else if (!strcasecmp(optarg, "nv12"))
-				fourcc = V4L2_PIX_FMT_NV12;
-			else if (!strcasecmp(optarg, "yuyv"))
-				fourcc = V4L2_PIX_FMT_YUYV;
-			else
+			for (k = 0; k < (int)(sizeof(formats) / sizeof(formats[0])); k++)
+				if (!strcasecmp(optarg, formats[k].name))
+					break;
+			if (k == (int)(sizeof(formats) / sizeof(formats[0])))
+				goto usage;
+			fourcc = formats[k].fourcc;
+			break;
+		case 'e':
+			damage = atof(optarg) / 1000;
+			if (damage <= 0)
 				goto usage;
 			break;
 		case 's': each = atof(optarg); break;
@@ -155,13 +172,21 @@ int main(int argc, char **argv)
 			return fail("the output stopped", err);
 		printf("show %s\n", argv[optind + i]);
 		fflush(stdout);
-		while (!stop && since(&t0) < until && !(total > 0 && since(&t0) >= total))
-			usleep(20000);
+		while (!stop && since(&t0) < until && !(total > 0 && since(&t0) >= total)) {
+			if (damage > 0 && since(&t0) >= damaged) {
+				err = fdif_vivid_damage_next(out);
+				if (err)
+					return fail("marking a frame damaged", err);
+				damaged = since(&t0) + damage;
+			}
+			usleep(damage > 0 && damage < 0.02 ? damage * 1e6 : 20000);
+		}
 	}
 	fdif_vivid_feed_stop(&feed);
 	close(out);
 	return 0;
 usage:
-	fprintf(stderr, "usage: fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f GREY|NV12|YUYV] PICTURE...\n");
+	fprintf(stderr, "usage: fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] "
+		"[-f GREY|NV12|NV21|YU12|YV12|YUYV] [-e MS] PICTURE...\n");
 	return 2;
 }

@@ -121,6 +121,17 @@ static int set_menu(int fd, const char *name, const char *item)
 	return -ENOENT;
 }
 
+int fdif_vivid_damage_next(int fd)
+{
+	struct v4l2_query_ext_ctrl q;
+	struct v4l2_control c = { .value = 1 };
+
+	if (find_ctrl(fd, "Inject V4L2_BUF_FLAG_ERROR", &q))
+		return -ENOENT;
+	c.id = q.id;
+	return ioctl(fd, VIDIOC_S_CTRL, &c) ? -errno : 0;
+}
+
 static int set_fmt(int fd, enum v4l2_buf_type type, unsigned int w, unsigned int h,
 		   uint32_t fourcc)
 {
@@ -164,6 +175,13 @@ int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int heigh
 	return err;
 }
 
+/* 4:2:0, the luma plane first and half its size of chroma after it */
+static bool is_420(uint32_t fourcc)
+{
+	return fourcc == V4L2_PIX_FMT_NV12 || fourcc == V4L2_PIX_FMT_NV21 ||
+	       fourcc == V4L2_PIX_FMT_YUV420 || fourcc == V4L2_PIX_FMT_YVU420;
+}
+
 static void fill(struct fdif_vivid_feed *f, unsigned int i)
 {
 	unsigned int x, y;
@@ -183,8 +201,11 @@ static void fill(struct fdif_vivid_feed *f, unsigned int i)
 			row[2 * x + 1] = 128;
 		}
 	}
-	/* NV12: a grey picture, the interleaved chroma plane neutral */
-	if (f->fourcc == V4L2_PIX_FMT_NV12)
+	/*
+	 * a grey picture: chroma neutral, whether one interleaved plane (NV12,
+	 * NV21) or two of a quarter each (YU12, YV12)
+	 */
+	if (is_420(f->fourcc))
 		memset((uint8_t *)f->map[i] + (size_t)f->stride * f->height, 128,
 		       (size_t)f->stride * f->height / 2);
 	f->shown++;
@@ -236,7 +257,7 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 	f->fourcc = fmt.fmt.pix.pixelformat;
 	if (f->stride < width * (f->fourcc == V4L2_PIX_FMT_YUYV ? 2 : 1) ||
 	    f->len < (size_t)f->stride * height *
-	    (f->fourcc == V4L2_PIX_FMT_NV12 ? 3 : 2) / 2)
+	    (is_420(f->fourcc) ? 3 : 2) / 2)
 		return -EINVAL;
 	f->picture = malloc((size_t)width * height);
 	if (!f->picture)

@@ -32,8 +32,8 @@
  * @fd: the output node
  * @width: frame width
  * @height: frame height
- * @fourcc: V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_NV12 or V4L2_PIX_FMT_YUYV (grey:
- *	   chroma 128)
+ * @fourcc: V4L2_PIX_FMT_GREY, _NV12, _NV21, _YUV420, _YVU420 or _YUYV
+ *	   (grey: chroma 128)
  * @stride: bytes per row of the output's buffers (the luma plane's)
  * @map: the output buffers, mapped
  * @len: bytes of each
@@ -65,12 +65,12 @@ int fdif_vivid_node(uint32_t caps);
  * output, without text on the frames, both sides @width x @height GREY
  */
 int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height);
-/* fdif_vivid_loop_fmt() - the same in @fourcc (V4L2_PIX_FMT_GREY, _NV12 or _YUYV) */
+/* fdif_vivid_loop_fmt() - the same in @fourcc (one of struct fdif_vivid_feed's) */
 int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int height,
 			uint32_t fourcc);
 /*
  * fdif_vivid_feed_start() - stream @picture (copied; @width x @height
- * grey) on the output node @out, in the output's format (GREY, NV12, YUYV)
+ * grey) on the output node @out, in the output's format (@fourcc's)
  */
 int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
 			  unsigned int height, const uint8_t *picture);
@@ -83,5 +83,11 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
 		    unsigned int settle);
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f);
+/*
+ * fdif_vivid_damage_next() - the next frame the capture side returns is
+ * marked damaged (V4L2_BUF_FLAG_ERROR; vivid's "Inject V4L2_BUF_FLAG_ERROR"
+ * button, pressed through either node @fd)
+ */
+int fdif_vivid_damage_next(int fd);
 
 #endif

@@ -19,10 +19,11 @@
  *   copy);
  * - pipelined: the job for frame N+1 is queued before the result of frame
  *   N is read, and a frame goes back to the camera (VIDIOC_QBUF) once its
- *   job is done; fences are polled, never slept on.
+ *   job is done; a job's sync_file is polled with the camera's node in
+ *   mind (a device without one is waited on through the library).
  *
  * Frames the camera marks as damaged (V4L2_BUF_FLAG_ERROR) go back to it
- * unread. Prints one line a frame: its sequence number, how it reached
+ * unread; MAX_DAMAGED of them in a row end the loop with an error. Prints one line a frame: its sequence number, how it reached
  * the device (import or copy), the face boxes in camera pixels (x y w h,
  * left and top edge); and at the end the frames per second. Exit status
  * 0, 1 with a message, or 2 for bad arguments.
@@ -47,6 +48,7 @@
 
 #define NBUF	4	/* camera buffers, at most */
 #define DEPTH	2	/* frames in flight on the device */
+#define MAX_DAMAGED	30	/* damaged frames in a row: the camera is broken */
 
 /* the formats taken, in the order tried: the grey picture first, then YUYV */
 static const struct format {
@@ -91,6 +93,17 @@ static int fail(const char *what, int err)
 	fprintf(stderr, "fdif-camera: %s: %s\n", what,
 		err < 0 ? fdif_strerror(err) : strerror(errno));
 	return 1;
+}
+
+/* poll() one fd, again where a signal interrupted it */
+static int poll_one(struct pollfd *pfd, int timeout_ms)
+{
+	int r;
+
+	do
+		r = poll(pfd, 1, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	return r;
 }
 
 static int xioctl(unsigned long req, void *arg)
@@ -270,8 +283,8 @@ static int finish(struct frame *f)
 	struct fdif_face faces[64];
 	int n, i;
 
-	/* no sync_file (the library gives a syncobj only): wait on the job */
-	if (pfd.fd < 0 ? fdif_job_wait(f->job, 10000000000LL) : poll(&pfd, 1, 10000) != 1)
+	/* no sync_file for this job (fdif_job_fence_fd() failed): the library waits */
+	if (pfd.fd < 0 ? fdif_job_wait(f->job, 10000000000LL) : poll_one(&pfd, 10000) != 1)
 		return fail("the device did not finish a frame in 10 s", -ETIME);
 	n = fdif_job_result(f->job, faces, 64);
 	fdif_job_free(f->job);
@@ -304,29 +317,41 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	struct frame inflight[DEPTH];
-	unsigned int frames = 100, head = 0, count = 0, done = 0;
+	unsigned int frames = 100, head = 0, count = 0, done = 0, in_a_row = 0;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
 	const struct format *want = NULL;
 	struct fdif_params p;
 	bool copy = false;
 	double t0 = 0;
+	char *end;
 
 	while ((opt = getopt(argc, argv, "n:f:cq")) != -1) {
 		switch (opt) {
-		case 'n': frames = strtoul(optarg, NULL, 0); break;
+		case 'n':
+			errno = 0;
+			frames = strtoul(optarg, &end, 0);
+			if (errno || *end || !*optarg || !frames || optarg[0] == '-') {
+				fprintf(stderr, "fdif-camera: -n %s: want a positive number of frames\n",
+					optarg);
+				goto usage;
+			}
+			break;
 		case 'f':
 			for (want = formats; want < formats + NFORMATS; want++)
 				if (!strcasecmp(optarg, want->name))
 					break;
-			if (want == formats + NFORMATS)
+			if (want == formats + NFORMATS) {
+				fprintf(stderr, "fdif-camera: unknown format %s (GREY, NV12, NV21, "
+					"YU12, YV12 or YUYV)\n", optarg);
 				goto usage;
+			}
 			break;
 		case 'c': copy = true; break;
 		case 'q': cam.quiet = true; break;
 		default: goto usage;
 		}
 	}
-	if (optind != argc - 1 || !frames)
+	if (optind != argc - 1)
 		goto usage;
 	err = fdif_open(&cam.dev);
 	if (err)
@@ -353,19 +378,29 @@ int main(int argc, char **argv)
 			done++;
 			continue;
 		}
-		if (poll(&pfd, 1, 5000) != 1)
+		if (poll_one(&pfd, 5000) != 1)
 			return fail("the camera gave no frame in 5 s", -ETIME);
 		if (xioctl(VIDIOC_DQBUF, &b))
 			return fail("VIDIOC_DQBUF", 0);
 		if (b.flags & V4L2_BUF_FLAG_ERROR) {
 			/* a damaged frame: back to the camera, unread */
 			cam.damaged++;
+			if (++in_a_row == MAX_DAMAGED) {
+				fprintf(stderr, "fdif-camera: %u damaged frames in a row "
+					"(V4L2_BUF_FLAG_ERROR): the camera is not working\n",
+					in_a_row);
+				return 1;
+			}
 			if (xioctl(VIDIOC_QBUF, &b))
 				return fail("VIDIOC_QBUF", 0);
 			continue;
 		}
-		if (b.index >= cam.nbuf)
-			return fail("VIDIOC_DQBUF: a buffer never queued", -EIO);
+		in_a_row = 0;
+		if (b.index >= cam.nbuf) {
+			fprintf(stderr, "fdif-camera: VIDIOC_DQBUF gave buffer %u, never queued\n",
+				b.index);
+			return 1;
+		}
 		if (!count)
 			t0 = now();
 		f = &inflight[head++ % DEPTH];
