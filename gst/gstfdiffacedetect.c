@@ -774,7 +774,7 @@ wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
 
   for (i = 0; i < fl->njobs && !ret; i++) {
     GstPollFD pfd = GST_POLL_FD_INIT;
-    gint n;
+    gint n, err;
 
     pfd.fd = fdif_job_fence_fd (fl->jobs[i]);
     if (pfd.fd < 0)
@@ -785,9 +785,11 @@ wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
       gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
 
       n = gst_poll_wait (self->poll, left * GST_USECOND);
-    } while (n < 0 && (errno == EINTR || errno == EAGAIN));
+      /* now: gst_poll_remove_fd() (its debug log) may change errno */
+      err = n < 0 ? errno : 0;
+    } while (err == EINTR || err == EAGAIN);
     gst_poll_remove_fd (self->poll, &pfd);
-    if (n < 0 && errno == EBUSY)
+    if (err == EBUSY)
       ret = -ECANCELED;
     else if (n == 0)
       ret = -ETIME;

@@ -993,6 +993,54 @@ test_mock_flush (void)
   run_stop (&r);
 }
 
+/* A log handler that changes errno, as one writing to a file or syslog may */
+static void
+errno_clobber_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  gint *calls = data;
+
+  if (g_str_equal (gst_debug_category_get_name (cat), "GST_POLL")) {
+    g_atomic_int_inc (calls);
+    errno = ENOENT;
+  }
+}
+
+/*
+ * A flush while the streaming thread waits on a hung fence, with a log
+ * handler that changes errno in GstPoll's debug logging (which
+ * gst_poll_remove_fd() does after the wait): the wait's EBUSY is still
+ * seen as the flush (FLUSHING, no error), not as a job that did not finish.
+ */
+static void
+test_mock_flush_errno (void)
+{
+  struct run r;
+  struct push p;
+  GThread *t;
+  gint calls = 0;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  gst_debug_set_threshold_for_name ("GST_POLL", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (errno_clobber_log, &calls, NULL);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_thread_join (t);
+  gst_debug_remove_log_function (errno_clobber_log);
+  gst_debug_unset_threshold_for_name ("GST_POLL");
+  g_assert_cmpint (g_atomic_int_get (&calls), >, 0);	/* errno was changed */
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  run_stop (&r);
+}
+
 static int64_t
 now_ns (void)
 {
@@ -1169,6 +1217,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
   g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
+  g_test_add_func ("/fdiffacedetect/mock/flush-errno", test_mock_flush_errno);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
   return g_test_run ();
