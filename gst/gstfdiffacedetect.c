@@ -1125,8 +1125,9 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
  * reads both its paths through the video meta). What the element adds are
  * the frames it holds while the next one is on the device: to each pool's
  * minimum, which an upstream with a pool of its own adds to what it
- * queues (v4l2src), so that the held frame does not starve it. A pool of
- * a fixed size (min = max) cannot give more: it is dropped for a pool of
+ * queues (v4l2src), so that the held frame does not starve it. A pool
+ * whose maximum leaves no room for that (max != 0 and min + held > max;
+ * max 0 is no maximum) cannot give more: it is dropped for a pool of
  * upstream's own with that many more, as videorate does for the one
  * buffer it holds. With no answer downstream, only that minimum.
  */
@@ -1154,7 +1155,7 @@ gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
   n = gst_query_get_n_allocation_pools (query);
   while (i < n) {
     gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
-    if (min == max) {
+    if (max && min + held > max) {
       gst_query_remove_nth_allocation_pool (query, i);
       n--;
       down_min = MAX (down_min, min);

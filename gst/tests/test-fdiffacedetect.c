@@ -736,6 +736,43 @@ pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_HANDLED;
 }
 
+/* Downstream's answer: a pool object of its own, @min..@max buffers (0: no limit) */
+struct pool_answer {
+  GstBufferPool *pool;
+  guint min, max;
+};
+
+static GstPadProbeReturn
+own_pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  const struct pool_answer *a = data;
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool (q, a->pool, 640 * 480, a->min, a->max);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* The allocation query for 640x480 at 30/1, answered: its pools, the first one's */
+static guint
+allocation_pool (struct run *r, GstBufferPool ** pool, guint * min, guint * max)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,width=640,height=480,"
+      "framerate=30/1");
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  guint n, size;
+
+  g_assert_true (gst_pad_peer_query (r->h->srcpad, q));
+  n = gst_query_get_n_allocation_pools (q);
+  g_assert_cmpuint (n, >, 0);
+  gst_query_parse_nth_allocation_pool (q, 0, pool, &size, min, max);
+  g_assert_cmpuint (size, ==, 640 * 480);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+  return n;
+}
+
 /*
  * The allocation query upstream would make for 640x480 at @framerate,
  * answered: its first pool's min and max
@@ -810,6 +847,57 @@ test_mock_allocation (void)
   g_assert_cmpuint (min, ==, 4);
   g_assert_cmpuint (max, ==, 0);
   gst_pad_remove_probe (r.h->sinkpad, probe);
+  run_stop (&r);
+}
+
+/*
+ * A pool without a maximum (max 0: unbounded, also with min 0) can hold
+ * the frame the element keeps: downstream's own pool stays, its minimum
+ * one larger; only a pool whose maximum is too small is replaced.
+ */
+static void
+test_mock_allocation_unbounded (void)
+{
+  struct pool_answer a;
+  GstBufferPool *pool;
+  guint min, max;
+  struct run r;
+  gulong probe;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  a.pool = gst_buffer_pool_new ();
+  probe = gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      own_pool_probe, &a, NULL);
+  a.min = a.max = 0;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 1);
+  g_assert_cmpuint (max, ==, 0);
+  g_clear_object (&pool);
+  a.min = 2;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 3);
+  g_assert_cmpuint (max, ==, 0);
+  g_clear_object (&pool);
+  /* room for one more below the maximum: kept */
+  a.min = 3;
+  a.max = 4;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 4);
+  g_assert_cmpuint (max, ==, 4);
+  g_clear_object (&pool);
+  /* no room (4..4): replaced by a pool of upstream's own, one larger */
+  a.min = 4;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_null (pool);
+  g_assert_cmpuint (min, ==, 5);
+  g_assert_cmpuint (max, ==, 0);
+  gst_pad_remove_probe (r.h->sinkpad, probe);
+  gst_object_unref (a.pool);
   run_stop (&r);
 }
 
@@ -1216,6 +1304,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
   g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
   g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
+  g_test_add_func ("/fdiffacedetect/mock/allocation-unbounded",
+      test_mock_allocation_unbounded);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
   g_test_add_func ("/fdiffacedetect/mock/flush-errno", test_mock_flush_errno);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
