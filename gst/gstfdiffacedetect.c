@@ -15,7 +15,8 @@
  * "facedetect" element message, and the buffer pushed. So the engine
  * always has the next frame queued while the CPU reads results (with a
  * known frame rate; see DEPTH). A flush, or PAUSED->READY, ends a wait on
- * a fence at once; stop() waits STOP_TIMEOUT_MS in all for the jobs in
+ * a fence at once (and a FLUSH_STOP during PAUSED->READY does not let the
+ * waits begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
  * flight.
  */
 #ifdef HAVE_CONFIG_H
@@ -116,10 +117,15 @@ struct _GstFdifFaceDetect {
   GstClockTime latency;		/* what the frames held add (set_caps) */
 
   /*
-   * The fence waits: set flushing (from any thread) by FLUSH_START, which
-   * wakes a wait at once, until FLUSH_STOP or the next start
+   * The fence waits, set flushing (which wakes a wait at once, from any
+   * thread) while either of these is TRUE, both under the object lock:
+   * flushing, from FLUSH_START to FLUSH_STOP; stopping, from PAUSED->READY
+   * to the next start (or the transition's failure), so that a FLUSH_STOP
+   * in between does not let the streaming thread wait again while the
+   * pads' deactivation waits for it
    */
   GstPoll *poll;
+  gboolean flushing, stopping;
 
   /* between start() and stop(), the streaming thread's */
   struct fdif_device *dev;
@@ -272,6 +278,32 @@ gst_fdif_face_detect_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The poll's flushing state from flushing and stopping; object lock held */
+static void
+update_poll_locked (GstFdifFaceDetect * self)
+{
+  if (self->poll)
+    gst_poll_set_flushing (self->poll, self->flushing || self->stopping);
+}
+
+static void
+set_flushing (GstFdifFaceDetect * self, gboolean flushing)
+{
+  GST_OBJECT_LOCK (self);
+  self->flushing = flushing;
+  update_poll_locked (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+set_stopping (GstFdifFaceDetect * self, gboolean stopping)
+{
+  GST_OBJECT_LOCK (self);
+  self->stopping = stopping;
+  update_poll_locked (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* The device */
 
 static void
@@ -354,9 +386,10 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
         ("Could not create a poll set for the FDIF's fences."), (NULL));
     return FALSE;
   }
-  gst_poll_set_flushing (self->poll, FALSE);
 
   GST_OBJECT_LOCK (self);
+  self->flushing = self->stopping = FALSE;
+  update_poll_locked (self);
   path = g_strdup (self->device);
   directions = self->directions;
   threshold = self->threshold;
@@ -763,7 +796,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 
 /*
  * Polls @fl's fences (sync_files), FENCE_TIMEOUT_MS in all. 0, -ETIME, or
- * -ECANCELED: flushing (FLUSH_START), the wait cut short.
+ * -ECANCELED: flushing (FLUSH_START) or stopping, the wait cut short.
  */
 static int
 wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
@@ -774,8 +807,14 @@ wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
 
   for (i = 0; i < fl->njobs && !ret; i++) {
     GstPollFD pfd = GST_POLL_FD_INIT;
+    gboolean cancelled;
     gint n, err;
 
+    GST_OBJECT_LOCK (self);
+    cancelled = self->flushing || self->stopping;
+    GST_OBJECT_UNLOCK (self);
+    if (cancelled)
+      return -ECANCELED;	/* as the poll would say */
     pfd.fd = fdif_job_fence_fd (fl->jobs[i]);
     if (pfd.fd < 0)
       continue;			/* no fence: fdif_job_result() tells */
@@ -1059,23 +1098,23 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
      * that wait ends at once, its frame is dropped and the chain returns
      * FLUSHING; the frames still held go at FLUSH_STOP
      */
-    if (self->poll)
-      gst_poll_set_flushing (self->poll, TRUE);
-  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    set_flushing (self, TRUE);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     /* serialized: the streaming thread's, as self->dev is */
-    if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    if (self->dev) {
       /* the held frames are stale: dropped, their jobs not waited for */
       discard_inflight (self, 0);
       self->face_detected = FALSE;
-      gst_poll_set_flushing (self->poll, FALSE);
-    } else {
-      /* EOS, a new segment or caps...: the frames before it go first */
-      GstFlowReturn ret = drain (self);
-
-      if (ret != GST_FLOW_OK)
-        GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
-            gst_flow_get_name (ret));
     }
+    /* the waits stay cut short while stopping */
+    set_flushing (self, FALSE);
+  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    /* EOS, a new segment or caps...: the frames before it go first */
+    GstFlowReturn ret = drain (self);
+
+    if (ret != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
+          gst_flow_get_name (ret));
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -1177,15 +1216,21 @@ static GstStateChangeReturn
 gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transition)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (element);
+  GstStateChangeReturn ret;
 
   /*
    * The pads' deactivation waits for the streaming thread, which may wait
-   * on a hung job's fence: that wait ends now, as on FLUSH_START (start()
-   * clears it)
+   * on a hung job's fence: that wait ends now, as on FLUSH_START, and no
+   * other begins, whatever FLUSH_STOP comes before the sink pad goes
+   * (start() clears it)
    */
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->poll)
-    gst_poll_set_flushing (self->poll, TRUE);
-  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_stopping (self, TRUE);
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  /* still PAUSED, still streaming: the waits as before */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && ret == GST_STATE_CHANGE_FAILURE)
+    set_stopping (self, FALSE);
+  return ret;
 }
 
 /* never called (generate_output does the work); the base class wants one */

@@ -1201,6 +1201,171 @@ test_mock_stop_while_waiting (void)
   run_stop (&r);
 }
 
+/*
+ * A hook on the deactivation of the element's src pad: in PAUSED->READY,
+ * GstElement deactivates the src pads before the sink pads, so the hook
+ * runs after the element's change_state began and before its sink pad is
+ * deactivated (and stop() called), while streaming may still go on.
+ */
+static struct {
+  GstPadActivateModeFunction orig;
+  gboolean ran;
+  gboolean fail;		/* the deactivation fails */
+  struct run *r;
+  GThread *waiter;		/* joined first: its wait ended by the stop */
+  GstFlowReturn held_ret;	/* a frame pushed after a FLUSH_STOP, held */
+  struct push late;		/* and the next one, from its own thread */
+  GThread *late_thread;
+} hook;
+
+static gboolean
+deactivate_hook (GstPad * pad, GstObject * parent, GstPadMode mode, gboolean active)
+{
+  if (!active && !hook.ran) {
+    hook.ran = TRUE;
+    if (hook.fail)
+      return FALSE;
+    if (hook.waiter) {
+      GstPad *sink = gst_element_get_static_pad (hook.r->e, "sink");
+      GstSegment seg;
+      GstEvent *ev;
+
+      g_thread_join (hook.waiter);
+      /* a seek's FLUSH_STOP, a new segment, and frames after them */
+      gst_pad_send_event (sink, gst_event_new_flush_stop (TRUE));
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      /*
+       * the element takes the segment, but cannot send it on (its src pad
+       * is inactive) and so refuses it: the sink pad keeps it all the same
+       */
+      gst_pad_send_event (sink, gst_event_new_segment (&seg));
+      ev = gst_event_new_segment (&seg);
+      g_assert_cmpint (gst_pad_store_sticky_event (sink, ev), ==, GST_FLOW_OK);
+      gst_event_unref (ev);
+      gst_object_unref (sink);
+      hook.held_ret = gst_harness_push (hook.r->h, gray_buffer (320, 240, 2));
+      hook.late_thread = push_submitted (hook.r, &hook.late, gray_buffer (320, 240, 3));
+    }
+  }
+  return hook.orig (pad, parent, mode, active);
+}
+
+static void
+hook_install (struct run *r)
+{
+  GstPad *src = gst_element_get_static_pad (r->e, "src");
+
+  memset (&hook, 0, sizeof (hook));
+  hook.r = r;
+  hook.orig = GST_PAD_ACTIVATEMODEFUNC (src);
+  gst_pad_set_activatemode_function (src, deactivate_hook);
+  gst_object_unref (src);
+}
+
+static void
+hook_remove (struct run *r)
+{
+  GstPad *src = gst_element_get_static_pad (r->e, "src");
+
+  g_assert_true (hook.ran);
+  gst_pad_set_activatemode_function (src, hook.orig);
+  gst_object_unref (src);
+}
+
+/*
+ * A FLUSH_STOP (a seek) arriving while PAUSED->READY is under way, after
+ * the streaming thread's wait was ended and before the sink pad goes:
+ * the frames after it, on a hung device, do not wait on a fence again (the
+ * stop would wait for them 10 s), and stop finishes with its own deadline.
+ */
+static void
+test_mock_flush_stop_while_stopping (void)
+{
+  struct run r;
+  struct push p;
+  int64_t t1, t2, deadline;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  hook_install (&r);
+  hook.waiter = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  pthread_mutex_lock (mk_lock);
+  mk->max_wait_deadline = 0;
+  pthread_mutex_unlock (mk_lock);
+  t1 = now_ns ();
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_SUCCESS);
+  t2 = now_ns ();
+  hook_remove (&r);
+  g_thread_join (hook.late_thread);
+  g_test_message ("PAUSED->READY took %.3f s", (t2 - t1) / 1e9);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_cmpint (hook.held_ret, ==, GST_FLOW_OK);
+  g_assert_cmpint (hook.late.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  /* stop waited for frame 3's jobs, with its own deadline */
+  pthread_mutex_lock (mk_lock);
+  deadline = mk->max_wait_deadline;
+  pthread_mutex_unlock (mk_lock);
+  g_assert_cmpint (deadline, >, t1);
+  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+  mk_hang (0);
+  run_stop (&r);
+}
+
+/*
+ * PAUSED->READY fails (here: the src pad's deactivation): the element
+ * stays PAUSED and streams on, its fence waits no longer cut short.
+ */
+static void
+test_mock_failed_stop (void)
+{
+  struct run r;
+  GstSegment seg;
+  GstPad *src;
+  GstBuffer *b;
+  GstMessage *msg;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  hook_install (&r);
+  hook.fail = TRUE;
+  g_test_expect_message ("GStreamer", G_LOG_LEVEL_CRITICAL, "Failed to deactivate pad*");
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_FAILURE);
+  g_test_assert_expected_messages ();
+  hook_remove (&r);
+  /*
+   * the failed deactivation left the src pad flushing: a FLUSH_STOP on it
+   * alone, and the segment it drops
+   */
+  src = gst_element_get_static_pad (r.e, "src");
+  g_assert_true (gst_pad_push_event (src, gst_event_new_flush_stop (FALSE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_pad_push_event (src, gst_event_new_segment (&seg)));
+  gst_object_unref (src);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 0; i < 2; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  run_stop (&r);
+}
+
 /* A job that fails (@status), or never finishes (@busy): an error, then a clean teardown */
 static void
 job_fails (int32_t status, int busy, GstResourceError code, const char *text)
@@ -1310,5 +1475,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/flush-errno", test_mock_flush_errno);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
+  g_test_add_func ("/fdiffacedetect/mock/flush-stop-while-stopping",
+      test_mock_flush_stop_while_stopping);
+  g_test_add_func ("/fdiffacedetect/mock/failed-stop", test_mock_failed_stop);
   return g_test_run ();
 }
