@@ -455,7 +455,8 @@ fail:
  * not done by then is dropped all the same (the kernel holds its own
  * references to what it reads and writes, and its timeout ends a hung
  * job), but the pooled BO it may still read is freed, not given to the
- * next frame.
+ * next frame. Only a wait that gave up is a warning: at once (a flush, a
+ * frame failed or cut short), jobs not done are expected.
  */
 static void
 inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
@@ -471,7 +472,8 @@ inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
     fdif_job_free (fl->jobs[i]);
   }
   if (!done)
-    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
+    GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, deadline ? GST_LEVEL_WARNING : GST_LEVEL_DEBUG,
+        self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
         GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
   if (fl->copy_bo && done)
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);

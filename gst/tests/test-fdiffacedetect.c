@@ -1081,6 +1081,38 @@ test_mock_flush (void)
   run_stop (&r);
 }
 
+static GstDebugCategory *
+find_category (const gchar * name)
+{
+  GSList *all = gst_debug_get_all_categories (), *l;
+  GstDebugCategory *cat = NULL;
+
+  for (l = all; l; l = l->next)
+    if (g_str_equal (gst_debug_category_get_name (l->data), name))
+      cat = l->data;
+  g_slist_free (all);
+  g_assert_nonnull (cat);
+  return cat;
+}
+
+/* The debug category @name logs @level at least; its old threshold */
+static GstDebugLevel
+category_at_least (const gchar * name, GstDebugLevel level)
+{
+  GstDebugCategory *cat = find_category (name);
+  GstDebugLevel old = gst_debug_category_get_threshold (cat);
+
+  if (old < level)
+    gst_debug_category_set_threshold (cat, level);
+  return old;
+}
+
+static void
+category_restore (const gchar * name, GstDebugLevel level)
+{
+  gst_debug_category_set_threshold (find_category (name), level);
+}
+
 /* A log handler that changes errno, as one writing to a file or syslog may */
 static void
 errno_clobber_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
@@ -1107,6 +1139,7 @@ test_mock_flush_errno (void)
   struct run r;
   struct push p;
   GThread *t;
+  GstDebugLevel old;
   gint calls = 0;
 
   if (!need_mock ())
@@ -1114,18 +1147,82 @@ test_mock_flush_errno (void)
   run_start (&r, 320, 240, NULL);
   mk_hang (1);
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
-  gst_debug_set_threshold_for_name ("GST_POLL", GST_LEVEL_DEBUG);
+  old = category_at_least ("GST_POLL", GST_LEVEL_DEBUG);
   gst_debug_add_log_function (errno_clobber_log, &calls, NULL);
   t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
   g_thread_join (t);
   gst_debug_remove_log_function (errno_clobber_log);
-  gst_debug_unset_threshold_for_name ("GST_POLL");
+  category_restore ("GST_POLL", old);
   g_assert_cmpint (g_atomic_int_get (&calls), >, 0);	/* errno was changed */
   g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   mk_hang (0);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  run_stop (&r);
+}
+
+/* Counts the element's WARNING (and worse) log messages */
+static void
+warning_count_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  if (level <= GST_LEVEL_WARNING && g_str_equal (gst_debug_category_get_name (cat),
+          "fdiffacedetect")) {
+    g_test_message ("logged: %s", gst_debug_message_get (message));
+    g_atomic_int_inc ((gint *) data);
+  }
+}
+
+/*
+ * A flush (a seek) with the held frame's jobs hung, no waiter: FLUSH_STOP
+ * drops the frame without waiting (no deadlock), the element goes on with
+ * the frames after it, and a seek is no WARNING (its frames are expected
+ * to be unfinished).
+ */
+static void
+test_mock_flush_hung (void)
+{
+  struct run r;
+  GstSegment seg;
+  GstMessage *msg;
+  GstBuffer *b;
+  GstDebugLevel old;
+  gint warnings = 0;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  old = category_at_least ("fdiffacedetect", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (warning_count_log, &warnings, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  /* the count works: one warning of the test's own */
+  gst_debug_log (find_category ("fdiffacedetect"), GST_LEVEL_WARNING, __FILE__, G_STRFUNC,
+      __LINE__, NULL, "the test's own");
+  gst_debug_remove_log_function (warning_count_log);
+  category_restore ("fdiffacedetect", old);
+  mk_hang (0);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 1; i < 3; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  g_assert_cmpint (warnings, ==, 1);
   run_stop (&r);
 }
 
@@ -1473,6 +1570,7 @@ main (int argc, char **argv)
       test_mock_allocation_unbounded);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
   g_test_add_func ("/fdiffacedetect/mock/flush-errno", test_mock_flush_errno);
+  g_test_add_func ("/fdiffacedetect/mock/flush-hung", test_mock_flush_hung);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
   g_test_add_func ("/fdiffacedetect/mock/flush-stop-while-stopping",
