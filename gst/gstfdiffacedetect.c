@@ -1043,27 +1043,44 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
+static GstFlowReturn drain (GstFdifFaceDetect * self);
+
 /*
  * The base class's chain gives each input buffer to submit_input_buffer
  * (the default keeps it in queued_buf) and then asks for outputs until
  * none: the frame is submitted here, and the one before it (if any) comes
  * out. So the device has frame N+1 while frame N's results are read.
+ *
+ * But a DISCONT input makes the base class mark the next buffer it pushes
+ * DISCONT, which would be the frame before it (held), or, if an event
+ * pushed the DISCONT frame out (drain()), the frame after it. So a
+ * DISCONT frame is not held: the frames before it are pushed here, not
+ * by the base class, and it comes out of this chain call itself (its
+ * flag already set, the base class's pending one is spent on it). Only
+ * that frame waits for its jobs without the next one queued.
  */
 static GstFlowReturn
 gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
   GstBuffer *buf = trans->queued_buf;
+  gboolean discont = FALSE;
   GstFlowReturn ret;
 
   *outbuf = NULL;
   if (buf) {
     trans->queued_buf = NULL;
+    discont = GST_BUFFER_IS_DISCONT (buf);
+    if (discont && (ret = drain (self)) != GST_FLOW_OK) {
+      gst_buffer_unref (buf);
+      return ret;
+    }
     ret = submit_frame (self, buf);
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  if (g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
+  if (!discont &&
+      g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
     return GST_FLOW_OK;
   return finish_frame (self, outbuf);
 }

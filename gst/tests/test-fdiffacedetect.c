@@ -1000,6 +1000,50 @@ test_mock_event_order (void)
   g_ptr_array_unref (seen);
 }
 
+/*
+ * DISCONT stays on the frames that had it, with a frame held: the frame
+ * before a DISCONT one does not get it (the base class marks the next
+ * buffer it pushes after a DISCONT input), nor does the one after a
+ * DISCONT frame an event pushed out.
+ */
+static void
+test_mock_discont (void)
+{
+  static const gboolean discont[] = { TRUE, FALSE, FALSE, TRUE, FALSE };
+  gchar got[G_N_ELEMENTS (discont) + 1] = "", want[G_N_ELEMENTS (discont) + 1] = "";
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  for (i = 0; i < G_N_ELEMENTS (discont); i++) {
+    b = gray_buffer (640, 480, i);
+    if (discont[i])
+      GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+    g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+    if (i == 0)			/* a serialized event pushes the held frame out */
+      g_assert_true (gst_harness_push_event (r.h,
+              gst_event_new_tag (gst_tag_list_new_empty ())));
+  }
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, G_N_ELEMENTS (discont));
+  for (i = 0; i < G_N_ELEMENTS (discont); i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 280, 200, 80, 80);
+    got[i] = GST_BUFFER_IS_DISCONT (b) ? 'D' : '-';
+    want[i] = discont[i] ? 'D' : '-';
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_cmpstr (got, ==, want);	/* frame i's DISCONT flag: D */
+  run_stop (&r);
+}
+
 /* A buffer pushed from a thread of its own, the flow it got */
 struct push {
   GstHarness *h;
@@ -1565,6 +1609,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
   g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
   g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
+  g_test_add_func ("/fdiffacedetect/mock/discont", test_mock_discont);
   g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
   g_test_add_func ("/fdiffacedetect/mock/allocation-unbounded",
       test_mock_allocation_unbounded);
