@@ -518,13 +518,15 @@ test_mock_import (void)
  * A source with more dma-bufs than the element keeps imported (80, all
  * alive): every frame is still imported, never copied, and at most 16
  * stay imported (an import pins its dma-buf), the most recently used;
- * one used again recently is not imported again, an old one is.
+ * one used again recently is not imported again, an old one is. The
+ * least recently used goes, not the first imported: after 64..79, 64
+ * used again and a new one imported, 64 is still there and 65 is not.
  */
 static void
 test_mock_import_bounded (void)
 {
   GstAllocator *alloc = gst_dmabuf_allocator_new ();
-  GstBuffer *bufs[80];
+  GstBuffer *bufs[81];
   guint i, base, imports;
   struct run r;
 
@@ -532,22 +534,34 @@ test_mock_import_bounded (void)
     return;
   base = mk_live_imports ();
   run_start (&r, 320, 240, "display=false");
-  for (i = 0; i < G_N_ELEMENTS (bufs); i++) {
+  for (i = 0; i < 80; i++) {
     bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
     g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
     g_assert_cmpuint (mk_live_imports (), <=, base + 16);
   }
+  bufs[80] = dmabuf_buffer (alloc, 320 * 240, 80);
   g_assert_cmpuint (counter (&r, "frames-imported"), ==, 80);
   g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 16);	/* 64..79 */
   imports = mk_get (&mk->prime_imports);
   g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[75])), ==, GST_FLOW_OK);
   g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);	/* still imported */
+  /* the oldest one used again, then a new one: 65 is now the least recently used */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[64])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[80])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 16);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[64])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* kept */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[65])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 2);	/* was evicted */
   g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[0])), ==, GST_FLOW_OK);
-  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* again */
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 3);	/* again */
   g_assert_cmpuint (mk_live_imports (), <=, base + 16);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
-  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 82);
-  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 82);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 86);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 86);
   run_stop (&r);
   g_assert_cmpuint (mk_live_imports (), ==, base);
   for (i = 0; i < G_N_ELEMENTS (bufs); i++)
@@ -1281,15 +1295,19 @@ now_ns (void)
 
 /*
  * Stop with a frame of three hung jobs in flight: one wait for them all,
- * 3 s at most (the kernel's own timeout ends hung jobs), not 10 s each.
- * The fake kernel answers the waits at once; what is checked is the
- * deadline the element gave it.
+ * 3 s at most (the kernel's own timeout ends hung jobs), not 3 s each.
+ * Each of the fake kernel's waits takes 100 ms before it times out, and
+ * it records the deadlines it is given: one deadline for all three waits
+ * is the same absolute time (a deadline of its own for each would move
+ * 100 ms later every wait), at most 3 s from the stop.
  */
 static void
 test_mock_stop_bounded (void)
 {
+  const int64_t ms = 1000000;
+  int64_t t1, t2, first, last;
+  unsigned int waits;
   struct run r;
-  int64_t t1, t2, deadline;
 
   if (!need_mock ())
     return;
@@ -1300,20 +1318,30 @@ test_mock_stop_bounded (void)
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
   g_assert_cmpuint (mk_get (&mk->job_count), ==, 3);
   pthread_mutex_lock (mk_lock);
-  mk->max_wait_deadline = 0;
+  mk->wait_sleep_ms = 100;
+  mk->blocking_waits = 0;
   pthread_mutex_unlock (mk_lock);
   t1 = now_ns ();
   run_stop (&r);
   t2 = now_ns ();
   pthread_mutex_lock (mk_lock);
-  deadline = mk->max_wait_deadline;
+  waits = mk->blocking_waits;
+  first = mk->min_block_deadline;
+  last = mk->max_block_deadline;
+  mk->wait_sleep_ms = 0;
   mk->busy = 0;
   pthread_mutex_unlock (mk_lock);
-  g_test_message ("stop's latest wait deadline: %.3f s after stop began, stop took %.3f s",
-      (deadline - t1) / 1e9, (t2 - t1) / 1e9);
-  g_assert_cmpint (deadline, >, t1);	/* it waited */
+  g_test_message ("stop: %u waits, deadlines %.3f..%.3f s after stop began, "
+      "stop took %.3f s", waits, (first - t1) / 1e9, (last - t1) / 1e9, (t2 - t1) / 1e9);
+  g_assert_cmpuint (waits, ==, 3);	/* one a job, each 100 ms */
+  g_assert_cmpint (first, >, t1);
+  /*
+   * the same deadline (to the microseconds the element rounds to), not
+   * 100 ms later each wait (200 ms from the first to the third)
+   */
+  g_assert_cmpint (last - first, <, 100 * ms);
   /* 1 ms for the element's microseconds against the library's nanoseconds */
-  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+  g_assert_cmpint (last, <=, t2 + 3000 * ms + 1 * ms);
 }
 
 /*
