@@ -603,6 +603,48 @@ test_mock_import_freed (void)
   gst_object_unref (alloc);
 }
 
+static void
+memory_gone (gpointer data, GstMiniObject * obj)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+/*
+ * Stop closes every import, also of dma-bufs the source still holds (the
+ * held frame's too), and keeps no reference to a memory: the memories the
+ * source frees after the stop are freed.
+ */
+static void
+test_mock_import_stop (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstBuffer *bufs[2];
+  guint i, base;
+  gint gone = 0;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  for (i = 0; i < 2; i++) {
+    bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
+    gst_mini_object_weak_ref (GST_MINI_OBJECT (gst_buffer_peek_memory (bufs[i], 0)),
+        memory_gone, &gone);
+    g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
+  }
+  gst_buffer_unref (gst_harness_pull (r.h));	/* frame 0; frame 1 held */
+  g_assert_cmpuint (mk_live_imports (), ==, base + 2);
+  run_stop (&r);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  g_assert_cmpint (g_atomic_int_get (&gone), ==, 0);	/* the source's still */
+  for (i = 0; i < 2; i++)
+    gst_buffer_unref (bufs[i]);
+  g_assert_cmpint (g_atomic_int_get (&gone), ==, 2);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  gst_object_unref (alloc);
+}
+
 /*
  * A camera's NV12: its luma plane is the grey picture. At the device's
  * frame size the dma-buf is imported (the device reads the luma plane at
@@ -960,6 +1002,52 @@ test_mock_variable_framerate (void)
     next_faces (&r, &msg, i * GST_SECOND / 30);
     gst_message_unref (msg);
   }
+  run_stop (&r);
+}
+
+/* The LATENCY messages the element posted since the last call */
+static guint
+latency_messages (struct run *r)
+{
+  GstMessage *m;
+  guint n = 0;
+
+  while ((m = gst_bus_pop_filtered (r->bus, GST_MESSAGE_LATENCY))) {
+    g_assert_true (GST_MESSAGE_SRC (m) == GST_OBJECT (r->e));
+    gst_message_unref (m);
+    n++;
+  }
+  return n;
+}
+
+/*
+ * A caps change that changes the latency the held frame adds posts a
+ * LATENCY message (the pipeline then asks again), one that does not
+ * change it posts none.
+ */
+static void
+test_mock_latency_message (void)
+{
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);	/* 30/1: 0 -> 1/30 s */
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=25/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 25);
+  /* another size, the same frame rate: the same latency */
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=320,height=240,framerate=25/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 0);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=320,height=240,framerate=0/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, 0);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);	/* drained by the caps */
   run_stop (&r);
 }
 
@@ -1624,9 +1712,11 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
   g_test_add_func ("/fdiffacedetect/mock/variable-framerate", test_mock_variable_framerate);
+  g_test_add_func ("/fdiffacedetect/mock/latency-message", test_mock_latency_message);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
   g_test_add_func ("/fdiffacedetect/mock/import-bounded", test_mock_import_bounded);
   g_test_add_func ("/fdiffacedetect/mock/import-freed", test_mock_import_freed);
+  g_test_add_func ("/fdiffacedetect/mock/import-stop", test_mock_import_stop);
   g_test_add_func ("/fdiffacedetect/mock/nv12", test_mock_nv12);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
