@@ -15,7 +15,8 @@
  * "facedetect" element message, and the buffer pushed. So the engine
  * always has the next frame queued while the CPU reads results (with a
  * known frame rate; see DEPTH). A flush, or PAUSED->READY, ends a wait on
- * a fence at once; stop() waits STOP_TIMEOUT_MS in all for the jobs in
+ * a fence at once (and a FLUSH_STOP during PAUSED->READY does not let the
+ * waits begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
  * flight.
  */
 #ifdef HAVE_CONFIG_H
@@ -116,10 +117,15 @@ struct _GstFdifFaceDetect {
   GstClockTime latency;		/* what the frames held add (set_caps) */
 
   /*
-   * The fence waits: set flushing (from any thread) by FLUSH_START, which
-   * wakes a wait at once, until FLUSH_STOP or the next start
+   * The fence waits, set flushing (which wakes a wait at once, from any
+   * thread) while either of these is TRUE, both under the object lock:
+   * flushing, from FLUSH_START to FLUSH_STOP; stopping, from PAUSED->READY
+   * to the next start (or the transition's failure), so that a FLUSH_STOP
+   * in between does not let the streaming thread wait again while the
+   * pads' deactivation waits for it
    */
   GstPoll *poll;
+  gboolean flushing, stopping;
 
   /* between start() and stop(), the streaming thread's */
   struct fdif_device *dev;
@@ -272,6 +278,32 @@ gst_fdif_face_detect_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The poll's flushing state from flushing and stopping; object lock held */
+static void
+update_poll_locked (GstFdifFaceDetect * self)
+{
+  if (self->poll)
+    gst_poll_set_flushing (self->poll, self->flushing || self->stopping);
+}
+
+static void
+set_flushing (GstFdifFaceDetect * self, gboolean flushing)
+{
+  GST_OBJECT_LOCK (self);
+  self->flushing = flushing;
+  update_poll_locked (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+set_stopping (GstFdifFaceDetect * self, gboolean stopping)
+{
+  GST_OBJECT_LOCK (self);
+  self->stopping = stopping;
+  update_poll_locked (self);
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* The device */
 
 static void
@@ -354,9 +386,10 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
         ("Could not create a poll set for the FDIF's fences."), (NULL));
     return FALSE;
   }
-  gst_poll_set_flushing (self->poll, FALSE);
 
   GST_OBJECT_LOCK (self);
+  self->flushing = self->stopping = FALSE;
+  update_poll_locked (self);
   path = g_strdup (self->device);
   directions = self->directions;
   threshold = self->threshold;
@@ -422,7 +455,8 @@ fail:
  * not done by then is dropped all the same (the kernel holds its own
  * references to what it reads and writes, and its timeout ends a hung
  * job), but the pooled BO it may still read is freed, not given to the
- * next frame.
+ * next frame. Only a wait that gave up is a warning: at once (a flush, a
+ * frame failed or cut short), jobs not done are expected.
  */
 static void
 inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
@@ -438,7 +472,8 @@ inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
     fdif_job_free (fl->jobs[i]);
   }
   if (!done)
-    GST_WARNING_OBJECT (self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
+    GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, deadline ? GST_LEVEL_WARNING : GST_LEVEL_DEBUG,
+        self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
         GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
   if (fl->copy_bo && done)
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
@@ -763,7 +798,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 
 /*
  * Polls @fl's fences (sync_files), FENCE_TIMEOUT_MS in all. 0, -ETIME, or
- * -ECANCELED: flushing (FLUSH_START), the wait cut short.
+ * -ECANCELED: flushing (FLUSH_START) or stopping, the wait cut short.
  */
 static int
 wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
@@ -774,8 +809,14 @@ wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
 
   for (i = 0; i < fl->njobs && !ret; i++) {
     GstPollFD pfd = GST_POLL_FD_INIT;
-    gint n;
+    gboolean cancelled;
+    gint n, err;
 
+    GST_OBJECT_LOCK (self);
+    cancelled = self->flushing || self->stopping;
+    GST_OBJECT_UNLOCK (self);
+    if (cancelled)
+      return -ECANCELED;	/* as the poll would say */
     pfd.fd = fdif_job_fence_fd (fl->jobs[i]);
     if (pfd.fd < 0)
       continue;			/* no fence: fdif_job_result() tells */
@@ -785,9 +826,11 @@ wait_fences (GstFdifFaceDetect * self, struct inflight *fl)
       gint64 left = MAX (deadline - g_get_monotonic_time (), 0);
 
       n = gst_poll_wait (self->poll, left * GST_USECOND);
-    } while (n < 0 && (errno == EINTR || errno == EAGAIN));
+      /* now: gst_poll_remove_fd() (its debug log) may change errno */
+      err = n < 0 ? errno : 0;
+    } while (err == EINTR || err == EAGAIN);
     gst_poll_remove_fd (self->poll, &pfd);
-    if (n < 0 && errno == EBUSY)
+    if (err == EBUSY)
       ret = -ECANCELED;
     else if (n == 0)
       ret = -ETIME;
@@ -1000,27 +1043,44 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
+static GstFlowReturn drain (GstFdifFaceDetect * self);
+
 /*
  * The base class's chain gives each input buffer to submit_input_buffer
  * (the default keeps it in queued_buf) and then asks for outputs until
  * none: the frame is submitted here, and the one before it (if any) comes
  * out. So the device has frame N+1 while frame N's results are read.
+ *
+ * But a DISCONT input makes the base class mark the next buffer it pushes
+ * DISCONT, which would be the frame before it (held), or, if an event
+ * pushed the DISCONT frame out (drain()), the frame after it. So a
+ * DISCONT frame is not held: the frames before it are pushed here, not
+ * by the base class, and it comes out of this chain call itself (its
+ * flag already set, the base class's pending one is spent on it). Only
+ * that frame waits for its jobs without the next one queued.
  */
 static GstFlowReturn
 gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
   GstBuffer *buf = trans->queued_buf;
+  gboolean discont = FALSE;
   GstFlowReturn ret;
 
   *outbuf = NULL;
   if (buf) {
     trans->queued_buf = NULL;
+    discont = GST_BUFFER_IS_DISCONT (buf);
+    if (discont && (ret = drain (self)) != GST_FLOW_OK) {
+      gst_buffer_unref (buf);
+      return ret;
+    }
     ret = submit_frame (self, buf);
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  if (g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
+  if (!discont &&
+      g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
     return GST_FLOW_OK;
   return finish_frame (self, outbuf);
 }
@@ -1057,23 +1117,23 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
      * that wait ends at once, its frame is dropped and the chain returns
      * FLUSHING; the frames still held go at FLUSH_STOP
      */
-    if (self->poll)
-      gst_poll_set_flushing (self->poll, TRUE);
-  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    set_flushing (self, TRUE);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     /* serialized: the streaming thread's, as self->dev is */
-    if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    if (self->dev) {
       /* the held frames are stale: dropped, their jobs not waited for */
       discard_inflight (self, 0);
       self->face_detected = FALSE;
-      gst_poll_set_flushing (self->poll, FALSE);
-    } else {
-      /* EOS, a new segment or caps...: the frames before it go first */
-      GstFlowReturn ret = drain (self);
-
-      if (ret != GST_FLOW_OK)
-        GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
-            gst_flow_get_name (ret));
     }
+    /* the waits stay cut short while stopping */
+    set_flushing (self, FALSE);
+  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    /* EOS, a new segment or caps...: the frames before it go first */
+    GstFlowReturn ret = drain (self);
+
+    if (ret != GST_FLOW_OK)
+      GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
+          gst_flow_get_name (ret));
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
@@ -1123,8 +1183,9 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
  * reads both its paths through the video meta). What the element adds are
  * the frames it holds while the next one is on the device: to each pool's
  * minimum, which an upstream with a pool of its own adds to what it
- * queues (v4l2src), so that the held frame does not starve it. A pool of
- * a fixed size (min = max) cannot give more: it is dropped for a pool of
+ * queues (v4l2src), so that the held frame does not starve it. A pool
+ * whose maximum leaves no room for that (max != 0 and min + held > max;
+ * max 0 is no maximum) cannot give more: it is dropped for a pool of
  * upstream's own with that many more, as videorate does for the one
  * buffer it holds. With no answer downstream, only that minimum.
  */
@@ -1152,7 +1213,7 @@ gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
   n = gst_query_get_n_allocation_pools (query);
   while (i < n) {
     gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
-    if (min == max) {
+    if (max && min + held > max) {
       gst_query_remove_nth_allocation_pool (query, i);
       n--;
       down_min = MAX (down_min, min);
@@ -1174,15 +1235,21 @@ static GstStateChangeReturn
 gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transition)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (element);
+  GstStateChangeReturn ret;
 
   /*
    * The pads' deactivation waits for the streaming thread, which may wait
-   * on a hung job's fence: that wait ends now, as on FLUSH_START (start()
-   * clears it)
+   * on a hung job's fence: that wait ends now, as on FLUSH_START, and no
+   * other begins, whatever FLUSH_STOP comes before the sink pad goes
+   * (start() clears it)
    */
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && self->poll)
-    gst_poll_set_flushing (self->poll, TRUE);
-  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_stopping (self, TRUE);
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  /* still PAUSED, still streaming: the waits as before */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && ret == GST_STATE_CHANGE_FAILURE)
+    set_stopping (self, FALSE);
+  return ret;
 }
 
 /* never called (generate_output does the work); the base class wants one */

@@ -518,13 +518,15 @@ test_mock_import (void)
  * A source with more dma-bufs than the element keeps imported (80, all
  * alive): every frame is still imported, never copied, and at most 16
  * stay imported (an import pins its dma-buf), the most recently used;
- * one used again recently is not imported again, an old one is.
+ * one used again recently is not imported again, an old one is. The
+ * least recently used goes, not the first imported: after 64..79, 64
+ * used again and a new one imported, 64 is still there and 65 is not.
  */
 static void
 test_mock_import_bounded (void)
 {
   GstAllocator *alloc = gst_dmabuf_allocator_new ();
-  GstBuffer *bufs[80];
+  GstBuffer *bufs[81];
   guint i, base, imports;
   struct run r;
 
@@ -532,22 +534,34 @@ test_mock_import_bounded (void)
     return;
   base = mk_live_imports ();
   run_start (&r, 320, 240, "display=false");
-  for (i = 0; i < G_N_ELEMENTS (bufs); i++) {
+  for (i = 0; i < 80; i++) {
     bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
     g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
     g_assert_cmpuint (mk_live_imports (), <=, base + 16);
   }
+  bufs[80] = dmabuf_buffer (alloc, 320 * 240, 80);
   g_assert_cmpuint (counter (&r, "frames-imported"), ==, 80);
   g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 16);	/* 64..79 */
   imports = mk_get (&mk->prime_imports);
   g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[75])), ==, GST_FLOW_OK);
   g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);	/* still imported */
+  /* the oldest one used again, then a new one: 65 is now the least recently used */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[64])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[80])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);
+  g_assert_cmpuint (mk_live_imports (), ==, base + 16);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[64])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* kept */
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[65])), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 2);	/* was evicted */
   g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[0])), ==, GST_FLOW_OK);
-  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 1);	/* again */
+  g_assert_cmpuint (mk_get (&mk->prime_imports), ==, imports + 3);	/* again */
   g_assert_cmpuint (mk_live_imports (), <=, base + 16);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
-  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 82);
-  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 82);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 86);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 86);
   run_stop (&r);
   g_assert_cmpuint (mk_live_imports (), ==, base);
   for (i = 0; i < G_N_ELEMENTS (bufs); i++)
@@ -586,6 +600,48 @@ test_mock_import_freed (void)
   g_assert_cmpuint (mk_live_imports (), ==, base);
   g_assert_cmpuint (counter (&r, "frames-imported"), ==, 2);
   run_stop (&r);
+  gst_object_unref (alloc);
+}
+
+static void
+memory_gone (gpointer data, GstMiniObject * obj)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+/*
+ * Stop closes every import, also of dma-bufs the source still holds (the
+ * held frame's too), and keeps no reference to a memory: the memories the
+ * source frees after the stop are freed.
+ */
+static void
+test_mock_import_stop (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  GstBuffer *bufs[2];
+  guint i, base;
+  gint gone = 0;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  base = mk_live_imports ();
+  run_start (&r, 320, 240, "display=false");
+  for (i = 0; i < 2; i++) {
+    bufs[i] = dmabuf_buffer (alloc, 320 * 240, i);
+    gst_mini_object_weak_ref (GST_MINI_OBJECT (gst_buffer_peek_memory (bufs[i], 0)),
+        memory_gone, &gone);
+    g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (bufs[i])), ==, GST_FLOW_OK);
+  }
+  gst_buffer_unref (gst_harness_pull (r.h));	/* frame 0; frame 1 held */
+  g_assert_cmpuint (mk_live_imports (), ==, base + 2);
+  run_stop (&r);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
+  g_assert_cmpint (g_atomic_int_get (&gone), ==, 0);	/* the source's still */
+  for (i = 0; i < 2; i++)
+    gst_buffer_unref (bufs[i]);
+  g_assert_cmpint (g_atomic_int_get (&gone), ==, 2);
+  g_assert_cmpuint (mk_live_imports (), ==, base);
   gst_object_unref (alloc);
 }
 
@@ -736,6 +792,43 @@ pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_HANDLED;
 }
 
+/* Downstream's answer: a pool object of its own, @min..@max buffers (0: no limit) */
+struct pool_answer {
+  GstBufferPool *pool;
+  guint min, max;
+};
+
+static GstPadProbeReturn
+own_pool_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  const struct pool_answer *a = data;
+  GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (q) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_add_allocation_pool (q, a->pool, 640 * 480, a->min, a->max);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* The allocation query for 640x480 at 30/1, answered: its pools, the first one's */
+static guint
+allocation_pool (struct run *r, GstBufferPool ** pool, guint * min, guint * max)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,width=640,height=480,"
+      "framerate=30/1");
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  guint n, size;
+
+  g_assert_true (gst_pad_peer_query (r->h->srcpad, q));
+  n = gst_query_get_n_allocation_pools (q);
+  g_assert_cmpuint (n, >, 0);
+  gst_query_parse_nth_allocation_pool (q, 0, pool, &size, min, max);
+  g_assert_cmpuint (size, ==, 640 * 480);
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+  return n;
+}
+
 /*
  * The allocation query upstream would make for 640x480 at @framerate,
  * answered: its first pool's min and max
@@ -814,6 +907,57 @@ test_mock_allocation (void)
 }
 
 /*
+ * A pool without a maximum (max 0: unbounded, also with min 0) can hold
+ * the frame the element keeps: downstream's own pool stays, its minimum
+ * one larger; only a pool whose maximum is too small is replaced.
+ */
+static void
+test_mock_allocation_unbounded (void)
+{
+  struct pool_answer a;
+  GstBufferPool *pool;
+  guint min, max;
+  struct run r;
+  gulong probe;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  a.pool = gst_buffer_pool_new ();
+  probe = gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      own_pool_probe, &a, NULL);
+  a.min = a.max = 0;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 1);
+  g_assert_cmpuint (max, ==, 0);
+  g_clear_object (&pool);
+  a.min = 2;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 3);
+  g_assert_cmpuint (max, ==, 0);
+  g_clear_object (&pool);
+  /* room for one more below the maximum: kept */
+  a.min = 3;
+  a.max = 4;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_true (pool == a.pool);
+  g_assert_cmpuint (min, ==, 4);
+  g_assert_cmpuint (max, ==, 4);
+  g_clear_object (&pool);
+  /* no room (4..4): replaced by a pool of upstream's own, one larger */
+  a.min = 4;
+  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
+  g_assert_null (pool);
+  g_assert_cmpuint (min, ==, 5);
+  g_assert_cmpuint (max, ==, 0);
+  gst_pad_remove_probe (r.h->sinkpad, probe);
+  gst_object_unref (a.pool);
+  run_stop (&r);
+}
+
+/*
  * No frame rate (0/1, variable): how long the next frame takes to come is
  * unknown, so no frame is held for it (each waits for its own jobs only)
  * and no latency is added; with a frame rate again, one frame is held and
@@ -858,6 +1002,52 @@ test_mock_variable_framerate (void)
     next_faces (&r, &msg, i * GST_SECOND / 30);
     gst_message_unref (msg);
   }
+  run_stop (&r);
+}
+
+/* The LATENCY messages the element posted since the last call */
+static guint
+latency_messages (struct run *r)
+{
+  GstMessage *m;
+  guint n = 0;
+
+  while ((m = gst_bus_pop_filtered (r->bus, GST_MESSAGE_LATENCY))) {
+    g_assert_true (GST_MESSAGE_SRC (m) == GST_OBJECT (r->e));
+    gst_message_unref (m);
+    n++;
+  }
+  return n;
+}
+
+/*
+ * A caps change that changes the latency the held frame adds posts a
+ * LATENCY message (the pipeline then asks again), one that does not
+ * change it posts none.
+ */
+static void
+test_mock_latency_message (void)
+{
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);	/* 30/1: 0 -> 1/30 s */
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=640,height=480,framerate=25/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, GST_SECOND / 25);
+  /* another size, the same frame rate: the same latency */
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=320,height=240,framerate=25/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 0);
+  gst_harness_set_src_caps_str (r.h,
+      "video/x-raw,format=GRAY8,width=320,height=240,framerate=0/1");
+  g_assert_cmpuint (latency_messages (&r), ==, 1);
+  g_assert_cmpuint (gst_harness_query_latency (r.h), ==, 0);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);	/* drained by the caps */
   run_stop (&r);
 }
 
@@ -910,6 +1100,50 @@ test_mock_event_order (void)
     g_assert_cmpstr (seen->pdata[i], ==, want[i]);
   run_stop (&r);
   g_ptr_array_unref (seen);
+}
+
+/*
+ * DISCONT stays on the frames that had it, with a frame held: the frame
+ * before a DISCONT one does not get it (the base class marks the next
+ * buffer it pushes after a DISCONT input), nor does the one after a
+ * DISCONT frame an event pushed out.
+ */
+static void
+test_mock_discont (void)
+{
+  static const gboolean discont[] = { TRUE, FALSE, FALSE, TRUE, FALSE };
+  gchar got[G_N_ELEMENTS (discont) + 1] = "", want[G_N_ELEMENTS (discont) + 1] = "";
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, NULL);
+  for (i = 0; i < G_N_ELEMENTS (discont); i++) {
+    b = gray_buffer (640, 480, i);
+    if (discont[i])
+      GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+    g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+    if (i == 0)			/* a serialized event pushes the held frame out */
+      g_assert_true (gst_harness_push_event (r.h,
+              gst_event_new_tag (gst_tag_list_new_empty ())));
+  }
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, G_N_ELEMENTS (discont));
+  for (i = 0; i < G_N_ELEMENTS (discont); i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 280, 200, 80, 80);
+    got[i] = GST_BUFFER_IS_DISCONT (b) ? 'D' : '-';
+    want[i] = discont[i] ? 'D' : '-';
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_cmpstr (got, ==, want);	/* frame i's DISCONT flag: D */
+  run_stop (&r);
 }
 
 /* A buffer pushed from a thread of its own, the flow it got */
@@ -993,6 +1227,151 @@ test_mock_flush (void)
   run_stop (&r);
 }
 
+static GstDebugCategory *
+find_category (const gchar * name)
+{
+  GSList *all = gst_debug_get_all_categories (), *l;
+  GstDebugCategory *cat = NULL;
+
+  for (l = all; l; l = l->next)
+    if (g_str_equal (gst_debug_category_get_name (l->data), name))
+      cat = l->data;
+  g_slist_free (all);
+  g_assert_nonnull (cat);
+  return cat;
+}
+
+/* The debug category @name logs @level at least; its old threshold */
+static GstDebugLevel
+category_at_least (const gchar * name, GstDebugLevel level)
+{
+  GstDebugCategory *cat = find_category (name);
+  GstDebugLevel old = gst_debug_category_get_threshold (cat);
+
+  if (old < level)
+    gst_debug_category_set_threshold (cat, level);
+  return old;
+}
+
+static void
+category_restore (const gchar * name, GstDebugLevel level)
+{
+  gst_debug_category_set_threshold (find_category (name), level);
+}
+
+/* A log handler that changes errno, as one writing to a file or syslog may */
+static void
+errno_clobber_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  gint *calls = data;
+
+  if (g_str_equal (gst_debug_category_get_name (cat), "GST_POLL")) {
+    g_atomic_int_inc (calls);
+    errno = ENOENT;
+  }
+}
+
+/*
+ * A flush while the streaming thread waits on a hung fence, with a log
+ * handler that changes errno in GstPoll's debug logging (which
+ * gst_poll_remove_fd() does after the wait): the wait's EBUSY is still
+ * seen as the flush (FLUSHING, no error), not as a job that did not finish.
+ */
+static void
+test_mock_flush_errno (void)
+{
+  struct run r;
+  struct push p;
+  GThread *t;
+  GstDebugLevel old;
+  gint calls = 0;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  old = category_at_least ("GST_POLL", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (errno_clobber_log, &calls, NULL);
+  t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_thread_join (t);
+  gst_debug_remove_log_function (errno_clobber_log);
+  category_restore ("GST_POLL", old);
+  g_assert_cmpint (g_atomic_int_get (&calls), >, 0);	/* errno was changed */
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  mk_hang (0);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  run_stop (&r);
+}
+
+/* Counts the element's WARNING (and worse) log messages */
+static void
+warning_count_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  if (level <= GST_LEVEL_WARNING && g_str_equal (gst_debug_category_get_name (cat),
+          "fdiffacedetect")) {
+    g_test_message ("logged: %s", gst_debug_message_get (message));
+    g_atomic_int_inc ((gint *) data);
+  }
+}
+
+/*
+ * A flush (a seek) with the held frame's jobs hung, no waiter: FLUSH_STOP
+ * drops the frame without waiting (no deadlock), the element goes on with
+ * the frames after it, and a seek is no WARNING (its frames are expected
+ * to be unfinished).
+ */
+static void
+test_mock_flush_hung (void)
+{
+  struct run r;
+  GstSegment seg;
+  GstMessage *msg;
+  GstBuffer *b;
+  GstDebugLevel old;
+  gint warnings = 0;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  old = category_at_least ("fdiffacedetect", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (warning_count_log, &warnings, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  /* the count works: one warning of the test's own */
+  gst_debug_log (find_category ("fdiffacedetect"), GST_LEVEL_WARNING, __FILE__, G_STRFUNC,
+      __LINE__, NULL, "the test's own");
+  gst_debug_remove_log_function (warning_count_log);
+  category_restore ("fdiffacedetect", old);
+  mk_hang (0);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 1; i < 3; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  g_assert_cmpint (warnings, ==, 1);
+  run_stop (&r);
+}
+
 static int64_t
 now_ns (void)
 {
@@ -1004,15 +1383,19 @@ now_ns (void)
 
 /*
  * Stop with a frame of three hung jobs in flight: one wait for them all,
- * 3 s at most (the kernel's own timeout ends hung jobs), not 10 s each.
- * The fake kernel answers the waits at once; what is checked is the
- * deadline the element gave it.
+ * 3 s at most (the kernel's own timeout ends hung jobs), not 3 s each.
+ * Each of the fake kernel's waits takes 100 ms before it times out, and
+ * it records the deadlines it is given: one deadline for all three waits
+ * is the same absolute time (a deadline of its own for each would move
+ * 100 ms later every wait), at most 3 s from the stop.
  */
 static void
 test_mock_stop_bounded (void)
 {
+  const int64_t ms = 1000000;
+  int64_t t1, t2, first, last;
+  unsigned int waits;
   struct run r;
-  int64_t t1, t2, deadline;
 
   if (!need_mock ())
     return;
@@ -1023,20 +1406,30 @@ test_mock_stop_bounded (void)
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
   g_assert_cmpuint (mk_get (&mk->job_count), ==, 3);
   pthread_mutex_lock (mk_lock);
-  mk->max_wait_deadline = 0;
+  mk->wait_sleep_ms = 100;
+  mk->blocking_waits = 0;
   pthread_mutex_unlock (mk_lock);
   t1 = now_ns ();
   run_stop (&r);
   t2 = now_ns ();
   pthread_mutex_lock (mk_lock);
-  deadline = mk->max_wait_deadline;
+  waits = mk->blocking_waits;
+  first = mk->min_block_deadline;
+  last = mk->max_block_deadline;
+  mk->wait_sleep_ms = 0;
   mk->busy = 0;
   pthread_mutex_unlock (mk_lock);
-  g_test_message ("stop's latest wait deadline: %.3f s after stop began, stop took %.3f s",
-      (deadline - t1) / 1e9, (t2 - t1) / 1e9);
-  g_assert_cmpint (deadline, >, t1);	/* it waited */
+  g_test_message ("stop: %u waits, deadlines %.3f..%.3f s after stop began, "
+      "stop took %.3f s", waits, (first - t1) / 1e9, (last - t1) / 1e9, (t2 - t1) / 1e9);
+  g_assert_cmpuint (waits, ==, 3);	/* one a job, each 100 ms */
+  g_assert_cmpint (first, >, t1);
+  /*
+   * the same deadline (to the microseconds the element rounds to), not
+   * 100 ms later each wait (200 ms from the first to the third)
+   */
+  g_assert_cmpint (last - first, <, 100 * ms);
   /* 1 ms for the element's microseconds against the library's nanoseconds */
-  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+  g_assert_cmpint (last, <=, t2 + 3000 * ms + 1 * ms);
 }
 
 /*
@@ -1062,6 +1455,171 @@ test_mock_stop_while_waiting (void)
   g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   mk_hang (0);
+  run_stop (&r);
+}
+
+/*
+ * A hook on the deactivation of the element's src pad: in PAUSED->READY,
+ * GstElement deactivates the src pads before the sink pads, so the hook
+ * runs after the element's change_state began and before its sink pad is
+ * deactivated (and stop() called), while streaming may still go on.
+ */
+static struct {
+  GstPadActivateModeFunction orig;
+  gboolean ran;
+  gboolean fail;		/* the deactivation fails */
+  struct run *r;
+  GThread *waiter;		/* joined first: its wait ended by the stop */
+  GstFlowReturn held_ret;	/* a frame pushed after a FLUSH_STOP, held */
+  struct push late;		/* and the next one, from its own thread */
+  GThread *late_thread;
+} hook;
+
+static gboolean
+deactivate_hook (GstPad * pad, GstObject * parent, GstPadMode mode, gboolean active)
+{
+  if (!active && !hook.ran) {
+    hook.ran = TRUE;
+    if (hook.fail)
+      return FALSE;
+    if (hook.waiter) {
+      GstPad *sink = gst_element_get_static_pad (hook.r->e, "sink");
+      GstSegment seg;
+      GstEvent *ev;
+
+      g_thread_join (hook.waiter);
+      /* a seek's FLUSH_STOP, a new segment, and frames after them */
+      gst_pad_send_event (sink, gst_event_new_flush_stop (TRUE));
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      /*
+       * the element takes the segment, but cannot send it on (its src pad
+       * is inactive) and so refuses it: the sink pad keeps it all the same
+       */
+      gst_pad_send_event (sink, gst_event_new_segment (&seg));
+      ev = gst_event_new_segment (&seg);
+      g_assert_cmpint (gst_pad_store_sticky_event (sink, ev), ==, GST_FLOW_OK);
+      gst_event_unref (ev);
+      gst_object_unref (sink);
+      hook.held_ret = gst_harness_push (hook.r->h, gray_buffer (320, 240, 2));
+      hook.late_thread = push_submitted (hook.r, &hook.late, gray_buffer (320, 240, 3));
+    }
+  }
+  return hook.orig (pad, parent, mode, active);
+}
+
+static void
+hook_install (struct run *r)
+{
+  GstPad *src = gst_element_get_static_pad (r->e, "src");
+
+  memset (&hook, 0, sizeof (hook));
+  hook.r = r;
+  hook.orig = GST_PAD_ACTIVATEMODEFUNC (src);
+  gst_pad_set_activatemode_function (src, deactivate_hook);
+  gst_object_unref (src);
+}
+
+static void
+hook_remove (struct run *r)
+{
+  GstPad *src = gst_element_get_static_pad (r->e, "src");
+
+  g_assert_true (hook.ran);
+  gst_pad_set_activatemode_function (src, hook.orig);
+  gst_object_unref (src);
+}
+
+/*
+ * A FLUSH_STOP (a seek) arriving while PAUSED->READY is under way, after
+ * the streaming thread's wait was ended and before the sink pad goes:
+ * the frames after it, on a hung device, do not wait on a fence again (the
+ * stop would wait for them 10 s), and stop finishes with its own deadline.
+ */
+static void
+test_mock_flush_stop_while_stopping (void)
+{
+  struct run r;
+  struct push p;
+  int64_t t1, t2, deadline;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  mk_hang (1);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  hook_install (&r);
+  hook.waiter = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  pthread_mutex_lock (mk_lock);
+  mk->max_wait_deadline = 0;
+  pthread_mutex_unlock (mk_lock);
+  t1 = now_ns ();
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_SUCCESS);
+  t2 = now_ns ();
+  hook_remove (&r);
+  g_thread_join (hook.late_thread);
+  g_test_message ("PAUSED->READY took %.3f s", (t2 - t1) / 1e9);
+  g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_cmpint (hook.held_ret, ==, GST_FLOW_OK);
+  g_assert_cmpint (hook.late.ret, ==, GST_FLOW_FLUSHING);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  /* stop waited for frame 3's jobs, with its own deadline */
+  pthread_mutex_lock (mk_lock);
+  deadline = mk->max_wait_deadline;
+  pthread_mutex_unlock (mk_lock);
+  g_assert_cmpint (deadline, >, t1);
+  g_assert_cmpint (deadline, <=, t2 + 3 * (int64_t) 1000000000 + 1000000);
+  mk_hang (0);
+  run_stop (&r);
+}
+
+/*
+ * PAUSED->READY fails (here: the src pad's deactivation): the element
+ * stays PAUSED and streams on, its fence waits no longer cut short.
+ */
+static void
+test_mock_failed_stop (void)
+{
+  struct run r;
+  GstSegment seg;
+  GstPad *src;
+  GstBuffer *b;
+  GstMessage *msg;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  hook_install (&r);
+  hook.fail = TRUE;
+  g_test_expect_message ("GStreamer", G_LOG_LEVEL_CRITICAL, "Failed to deactivate pad*");
+  g_assert_cmpint (gst_element_set_state (r.e, GST_STATE_READY), ==,
+      GST_STATE_CHANGE_FAILURE);
+  g_test_assert_expected_messages ();
+  hook_remove (&r);
+  /*
+   * the failed deactivation left the src pad flushing: a FLUSH_STOP on it
+   * alone, and the segment it drops
+   */
+  src = gst_element_get_static_pad (r.e, "src");
+  g_assert_true (gst_pad_push_event (src, gst_event_new_flush_stop (FALSE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_pad_push_event (src, gst_event_new_segment (&seg)));
+  gst_object_unref (src);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  for (i = 0; i < 2; i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+    next_faces (&r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   run_stop (&r);
 }
 
@@ -1154,9 +1712,11 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
   g_test_add_func ("/fdiffacedetect/mock/variable-framerate", test_mock_variable_framerate);
+  g_test_add_func ("/fdiffacedetect/mock/latency-message", test_mock_latency_message);
   g_test_add_func ("/fdiffacedetect/mock/import", test_mock_import);
   g_test_add_func ("/fdiffacedetect/mock/import-bounded", test_mock_import_bounded);
   g_test_add_func ("/fdiffacedetect/mock/import-freed", test_mock_import_freed);
+  g_test_add_func ("/fdiffacedetect/mock/import-stop", test_mock_import_stop);
   g_test_add_func ("/fdiffacedetect/mock/nv12", test_mock_nv12);
   g_test_add_func ("/fdiffacedetect/mock/directions", test_mock_directions);
   g_test_add_func ("/fdiffacedetect/mock/min-size", test_mock_min_size);
@@ -1167,9 +1727,17 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/job-hung", test_mock_job_hung);
   g_test_add_func ("/fdiffacedetect/mock/drain-query", test_mock_drain_query);
   g_test_add_func ("/fdiffacedetect/mock/event-order", test_mock_event_order);
+  g_test_add_func ("/fdiffacedetect/mock/discont", test_mock_discont);
   g_test_add_func ("/fdiffacedetect/mock/allocation", test_mock_allocation);
+  g_test_add_func ("/fdiffacedetect/mock/allocation-unbounded",
+      test_mock_allocation_unbounded);
   g_test_add_func ("/fdiffacedetect/mock/flush", test_mock_flush);
+  g_test_add_func ("/fdiffacedetect/mock/flush-errno", test_mock_flush_errno);
+  g_test_add_func ("/fdiffacedetect/mock/flush-hung", test_mock_flush_hung);
   g_test_add_func ("/fdiffacedetect/mock/stop-bounded", test_mock_stop_bounded);
   g_test_add_func ("/fdiffacedetect/mock/stop-while-waiting", test_mock_stop_while_waiting);
+  g_test_add_func ("/fdiffacedetect/mock/flush-stop-while-stopping",
+      test_mock_flush_stop_while_stopping);
+  g_test_add_func ("/fdiffacedetect/mock/failed-stop", test_mock_failed_stop);
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -349,6 +350,14 @@ static int fake_submit(struct drm_fdif_submit *s)
 	return 0;
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static int fake_ioctl(unsigned long req, void *arg)
 {
 	switch (req) {
@@ -405,6 +414,13 @@ static int fake_ioctl(unsigned long req, void *arg)
 		k.wait_deadline = w->timeout_nsec;
 		if (w->timeout_nsec > k.max_wait_deadline)
 			k.max_wait_deadline = w->timeout_nsec;
+		if (k.busy && w->timeout_nsec > now_ns()) {
+			k.blocking_waits++;
+			if (k.blocking_waits == 1 || w->timeout_nsec < k.min_block_deadline)
+				k.min_block_deadline = w->timeout_nsec;
+			if (k.blocking_waits == 1 || w->timeout_nsec > k.max_block_deadline)
+				k.max_block_deadline = w->timeout_nsec;
+		}
 		return k.busy ? -ETIME : 0;
 	}
 	default:
@@ -414,11 +430,23 @@ static int fake_ioctl(unsigned long req, void *arg)
 
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
+	int64_t nap = 0;
 	int ret;
 
 	pthread_mutex_lock(&mock_lock);
 	ret = fake_ioctl(request, arg);
+	if (request == DRM_IOCTL_SYNCOBJ_WAIT && ret == -ETIME && k.wait_sleep_ms) {
+		int64_t left = (int64_t)((struct drm_syncobj_wait *)arg)->timeout_nsec - now_ns();
+
+		nap = MIN((int64_t)k.wait_sleep_ms * 1000000, left);
+	}
 	pthread_mutex_unlock(&mock_lock);
+	if (nap > 0) {
+		struct timespec ts = { nap / 1000000000, nap % 1000000000 };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 
 	if (ret) {
 		errno = -ret;

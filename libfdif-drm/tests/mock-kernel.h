@@ -65,6 +65,16 @@ struct mock_kernel {
 	 */
 	int hang_fences;
 	int64_t max_wait_deadline;		/* the latest SYNCOBJ_WAIT deadline */
+	/*
+	 * With busy: a SYNCOBJ_WAIT whose deadline is ahead (one that would
+	 * block) sleeps this long, at most until its deadline, before it
+	 * times out, as a wait on a hung job takes time (outside mock_lock);
+	 * 0: it times out at once. Those waits are counted, with the
+	 * earliest and the latest of their deadlines.
+	 */
+	unsigned int wait_sleep_ms;
+	unsigned int blocking_waits;
+	int64_t min_block_deadline, max_block_deadline;
 };
 
 extern struct mock_kernel k;
