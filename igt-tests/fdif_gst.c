@@ -135,7 +135,7 @@ FIXTURE_TEARDOWN(gst)
 		gst_element_set_state(self->pipeline, GST_STATE_NULL);
 		gst_object_unref(self->pipeline);
 	}
-	/* one that failed between unbinding the FDIF and binding it again */
+	/* one that returned between unbinding the FDIF and binding it again */
 	if (self->unbound[0] && fdif_devname_minor(self->unbound) < 0)
 		driver_write("bind", self->unbound);
 	fdif_vivid_feed_stop(&self->feed);
@@ -513,13 +513,20 @@ TEST_F(gst, device_unbound_mid_stream_stops_pipeline)
 
 	ASSERT_EQ(0, driver_write("unbind", name));
 	snprintf(self->unbound, sizeof(self->unbound), "%s", name);
+	/*
+	 * Only EXPECTs until the bind: an ASSERT would end the test with the
+	 * FDIF unbound for every later test, as this harness (6.12's) runs
+	 * no teardown after an ASSERT (its longjmp loses the fork's pid).
+	 */
 	err = bus_error_full(self->pipeline, 15, &domain, NULL, NULL);
-	ASSERT_NE(NULL, err) TH_LOG("the stream went on without its device");
-	TH_LOG("%s", err);
-	/* the element's error (the device is gone), not the camera's */
-	EXPECT_EQ(0, strncmp(err, "det:", 4));
-	EXPECT_EQ(GST_RESOURCE_ERROR, domain);
-	g_free(err);
+	EXPECT_NE(NULL, err) TH_LOG("the stream went on without its device");
+	if (err) {
+		TH_LOG("%s", err);
+		/* the element's error (the device is gone), not the camera's */
+		EXPECT_EQ(0, strncmp(err, "det:", 4));
+		EXPECT_EQ(GST_RESOURCE_ERROR, domain);
+		g_free(err);
+	}
 	EXPECT_EQ(GST_STATE_CHANGE_SUCCESS,
 		  gst_element_set_state(self->pipeline, GST_STATE_NULL));
 	gst_object_unref(self->pipeline);
