@@ -907,6 +907,30 @@ test_mock_allocation (void)
 }
 
 /*
+ * Downstream proposes its own pool of @pmin..@pmax (a->pool); the query
+ * upstream gets must hold that pool (@same) or none (upstream's own), of
+ * @min..@max buffers.
+ */
+static void
+expect_pool (struct run *r, struct pool_answer *a, guint pmin, guint pmax,
+    gboolean same, guint min, guint max)
+{
+  GstBufferPool *pool;
+  guint got_min, got_max;
+
+  a->min = pmin;
+  a->max = pmax;
+  g_assert_cmpuint (allocation_pool (r, &pool, &got_min, &got_max), ==, 1);
+  if (same)
+    g_assert_true (pool == a->pool);
+  else
+    g_assert_null (pool);
+  g_assert_cmpuint (got_min, ==, min);
+  g_assert_cmpuint (got_max, ==, max);
+  g_clear_object (&pool);
+}
+
+/*
  * A pool without a maximum (max 0: unbounded, also with min 0) can hold
  * the frame the element keeps: downstream's own pool stays, its minimum
  * one larger; only a pool whose maximum is too small is replaced.
@@ -915,8 +939,6 @@ static void
 test_mock_allocation_unbounded (void)
 {
   struct pool_answer a;
-  GstBufferPool *pool;
-  guint min, max;
   struct run r;
   gulong probe;
 
@@ -926,32 +948,13 @@ test_mock_allocation_unbounded (void)
   a.pool = gst_buffer_pool_new ();
   probe = gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       own_pool_probe, &a, NULL);
-  a.min = a.max = 0;
-  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
-  g_assert_true (pool == a.pool);
-  g_assert_cmpuint (min, ==, 1);
-  g_assert_cmpuint (max, ==, 0);
-  g_clear_object (&pool);
-  a.min = 2;
-  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
-  g_assert_true (pool == a.pool);
-  g_assert_cmpuint (min, ==, 3);
-  g_assert_cmpuint (max, ==, 0);
-  g_clear_object (&pool);
+  /* 0..0 and 2..0: kept, one more at least */
+  expect_pool (&r, &a, 0, 0, TRUE, 1, 0);
+  expect_pool (&r, &a, 2, 0, TRUE, 3, 0);
   /* room for one more below the maximum: kept */
-  a.min = 3;
-  a.max = 4;
-  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
-  g_assert_true (pool == a.pool);
-  g_assert_cmpuint (min, ==, 4);
-  g_assert_cmpuint (max, ==, 4);
-  g_clear_object (&pool);
+  expect_pool (&r, &a, 3, 4, TRUE, 4, 4);
   /* no room (4..4): replaced by a pool of upstream's own, one larger */
-  a.min = 4;
-  g_assert_cmpuint (allocation_pool (&r, &pool, &min, &max), ==, 1);
-  g_assert_null (pool);
-  g_assert_cmpuint (min, ==, 5);
-  g_assert_cmpuint (max, ==, 0);
+  expect_pool (&r, &a, 4, 4, FALSE, 5, 0);
   gst_pad_remove_probe (r.h->sinkpad, probe);
   gst_object_unref (a.pool);
   run_stop (&r);
@@ -1259,18 +1262,29 @@ category_restore (const gchar * name, GstDebugLevel level)
   gst_debug_category_set_threshold (find_category (name), level);
 }
 
+/* GstPoll's log messages seen, and how many began a wait */
+struct poll_log {
+  gint calls;
+  gint waits;
+};
+
 /* A log handler that changes errno, as one writing to a file or syslog may */
 static void
 errno_clobber_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
     const gchar * function, gint line, GObject * object, GstDebugMessage * message,
     gpointer data)
 {
-  gint *calls = data;
+  struct poll_log *log = data;
+  const gchar *text;
 
-  if (g_str_equal (gst_debug_category_get_name (cat), "GST_POLL")) {
-    g_atomic_int_inc (calls);
-    errno = ENOENT;
-  }
+  if (!g_str_equal (gst_debug_category_get_name (cat), "GST_POLL"))
+    return;
+  text = gst_debug_message_get (message);
+  /* gst_poll_wait() starts with "%p: timeout :..." */
+  if (text && strstr (text, ": timeout :"))
+    g_atomic_int_inc (&log->waits);
+  g_atomic_int_inc (&log->calls);
+  errno = ENOENT;
 }
 
 /*
@@ -1286,7 +1300,8 @@ test_mock_flush_errno (void)
   struct push p;
   GThread *t;
   GstDebugLevel old;
-  gint calls = 0;
+  struct poll_log log = { 0, 0 };
+  guint i;
 
   if (!need_mock ())
     return;
@@ -1294,13 +1309,17 @@ test_mock_flush_errno (void)
   mk_hang (1);
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
   old = category_at_least ("GST_POLL", GST_LEVEL_DEBUG);
-  gst_debug_add_log_function (errno_clobber_log, &calls, NULL);
+  gst_debug_add_log_function (errno_clobber_log, &log, NULL);
   t = push_submitted (&r, &p, gray_buffer (320, 240, 1));
+  /* the flush must come while the thread waits, not before the wait */
+  for (i = 0; i < 10000 && !g_atomic_int_get (&log.waits); i++)
+    g_usleep (1000);
+  g_assert_cmpint (g_atomic_int_get (&log.waits), >, 0);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
   g_thread_join (t);
   gst_debug_remove_log_function (errno_clobber_log);
   category_restore ("GST_POLL", old);
-  g_assert_cmpint (g_atomic_int_get (&calls), >, 0);	/* errno was changed */
+  g_assert_cmpint (g_atomic_int_get (&log.calls), >, 0);	/* errno was changed */
   g_assert_cmpint (p.ret, ==, GST_FLOW_FLUSHING);
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   mk_hang (0);
