@@ -931,6 +931,26 @@ expect_pool (struct run *r, struct pool_answer *a, guint pmin, guint pmax,
 }
 
 /*
+ * The next @n frames out, @first's the first (30 frames/s): each with its
+ * timestamp, the mock's face as its ROI, and its faces message
+ */
+static void
+pull_frames (struct run *r, guint first, guint n)
+{
+  GstMessage *msg;
+  GstBuffer *b;
+
+  for (guint i = first; i < first + n; i++) {
+    b = gst_harness_pull (r->h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    check_roi (b, 140, 100, 40, 40);
+    gst_buffer_unref (b);
+    next_faces (r, &msg, i * GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+}
+
+/*
  * A pool without a maximum (max 0: unbounded, also with min 0) can hold
  * the frame the element keeps: downstream's own pool stays, its minimum
  * one larger; only a pool whose maximum is too small is replaced.
@@ -1351,11 +1371,8 @@ test_mock_flush_hung (void)
 {
   struct run r;
   GstSegment seg;
-  GstMessage *msg;
-  GstBuffer *b;
   GstDebugLevel old;
   gint warnings = 0;
-  guint i;
 
   if (!need_mock ())
     return;
@@ -1378,14 +1395,7 @@ test_mock_flush_hung (void)
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
   g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
-  for (i = 1; i < 3; i++) {
-    b = gst_harness_pull (r.h);
-    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
-    check_roi (b, 140, 100, 40, 40);
-    gst_buffer_unref (b);
-    next_faces (&r, &msg, i * GST_SECOND / 30);
-    gst_message_unref (msg);
-  }
+  pull_frames (&r, 1, 2);
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   g_assert_cmpint (warnings, ==, 1);
   run_stop (&r);
@@ -1602,9 +1612,6 @@ test_mock_failed_stop (void)
   struct run r;
   GstSegment seg;
   GstPad *src;
-  GstBuffer *b;
-  GstMessage *msg;
-  guint i;
 
   if (!need_mock ())
     return;
@@ -1630,14 +1637,7 @@ test_mock_failed_stop (void)
   g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
   g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
-  for (i = 0; i < 2; i++) {
-    b = gst_harness_pull (r.h);
-    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
-    check_roi (b, 140, 100, 40, 40);
-    gst_buffer_unref (b);
-    next_faces (&r, &msg, i * GST_SECOND / 30);
-    gst_message_unref (msg);
-  }
+  pull_frames (&r, 0, 2);
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
   run_stop (&r);
 }
