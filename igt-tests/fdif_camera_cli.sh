@@ -34,8 +34,13 @@ trap stop_feed EXIT
 start_feed() {
 	stop_feed
 	node=
+	# emptied here, not by the feeder's redirection: that happens in the
+	# child, which under load can run after the loop below has read the
+	# previous feeder's "capture" line and started a reader on a camera
+	# still being set up (the new feeder's S_FMT then fails with EBUSY)
+	: > $T/feed.log
 	# shellcheck disable=SC2086
-	fdif-vivid-feed -f "$1" $FEED_ARGS "$2" > $T/feed.log 2>&1 &
+	fdif-vivid-feed -f "$1" $FEED_ARGS "$2" >> $T/feed.log 2>&1 &
 	feeder=$!
 	i=0
 	while [ $i -lt 100 ]; do
@@ -100,7 +105,7 @@ stream() {
 		ok "$name ($(tail -1 $T/err | sed 's/^fdif-camera: //'))"
 	else
 		not_ok "$name (want 30 frames by $mode, each with $want faces on marked boxes)" \
-			$T/out $T/err
+			$T/out $T/err $T/feed.log
 	fi
 }
 
@@ -120,6 +125,7 @@ check() {
 stream grey-import grey /data/astronaut.pgm /data/astronaut.truth 1 import
 stream grey-copy grey /data/hopper.pgm /data/hopper.truth 1 copy -c
 stream nv12-import nv12 /data/astronaut.pgm /data/astronaut.truth 1 import -f NV12
+stream yu12-import yu12 /data/hopper.pgm /data/hopper.truth 1 import -f YU12
 stream yuyv-copy yuyv /data/hopper.pgm /data/hopper.truth 1 copy -f YUYV
 stream no-face grey /data/landscape.pgm /data/landscape.truth 0 import
 # the camera marks a frame damaged every 100 ms (1 in 6): skipped, 30 good ones
