@@ -239,7 +239,7 @@ static void stream_pictures(struct __test_metadata *_metadata,
 		ASSERT_GE(ntruth, 0);
 		nstill = still_faces(self->dev, img.pixels, still);
 		ASSERT_GE(nstill, 0);
-		ASSERT_EQ(0, fdif_vivid_show(&self->feed, img.pixels, 2));
+		ASSERT_EQ(0, fdif_vivid_show(&self->feed, img.pixels));
 		while (matched < FRAMES && tries++ < TRIES) {
 			struct fdif_params p;
 			struct fdif_job *job;

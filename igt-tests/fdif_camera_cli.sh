@@ -128,9 +128,17 @@ stream nv12-import nv12 /data/astronaut.pgm /data/astronaut.truth 1 import -f NV
 stream yu12-import yu12 /data/hopper.pgm /data/hopper.truth 1 import -f YU12
 stream yuyv-copy yuyv /data/hopper.pgm /data/hopper.truth 1 copy -f YUYV
 stream no-face grey /data/landscape.pgm /data/landscape.truth 0 import
-# the camera marks a frame damaged every 100 ms (1 in 6): skipped, 30 good ones
+# the camera marks a frame damaged every 100 ms: skipped, 30 good ones
 FEED_ARGS="-e 100" WANT_DAMAGED=1
 stream damaged-skipped grey /data/astronaut.pgm /data/astronaut.truth 1 import
+
+# every frame damaged: an error, not an endless loop
+FEED_ARGS="-e 2"
+if start_feed grey /data/astronaut.pgm; then
+	check all-damaged 1 'damaged frames in a row' timeout 30 fdif-camera -n 30 "$node"
+else
+	not_ok "all-damaged (the camera did not start)" $T/feed.log
+fi
 FEED_ARGS= WANT_DAMAGED=
 
 # bad input: with the camera running, its output node is no capture device

@@ -273,7 +273,7 @@ static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *s
 	for (unsigned int k = 0; k < NPICS; k++) {
 		int matched = 0, tries = 0;
 
-		ASSERT_EQ(0, fdif_vivid_show(&self->feed, self->pic[k].pixels, 2));
+		ASSERT_EQ(0, fdif_vivid_show(&self->feed, self->pic[k].pixels));
 		while (matched < FRAMES && tries++ < TRIES) {
 			GstSample *s = gst_app_sink_try_pull_sample(GST_APP_SINK(sink),
 								    5 * GST_SECOND);

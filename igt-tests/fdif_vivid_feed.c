@@ -88,7 +88,7 @@ static int load(const char *path, unsigned int w, unsigned int h, uint8_t **fram
 
 int main(int argc, char **argv)
 {
-	double each = 2, total = 0, damage = 0, damaged = 0;
+	double each = 2, total = 0, damage = 0, damaged = 0, next;
 	unsigned int w = 320, h = 240, i, n;
 	struct fdif_vivid_feed feed;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -162,25 +162,30 @@ int main(int argc, char **argv)
 		return fail("streaming the output", err);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	printf("capture %s\n", node);
+	printf("capture %s\nshow %s\n", node, argv[optind]);
+	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (i = 0; !stop && !(total > 0 && since(&t0) >= total); i = (i + 1) % n) {
-		double until = since(&t0) + each;
-
-		err = fdif_vivid_show(&feed, frames[i], 1);
-		if (err)
-			return fail("the output stopped", err);
-		printf("show %s\n", argv[optind + i]);
-		fflush(stdout);
-		while (!stop && since(&t0) < until && !(total > 0 && since(&t0) >= total)) {
-			if (damage > 0 && since(&t0) >= damaged) {
-				err = fdif_vivid_damage_next(out);
-				if (err)
-					return fail("marking a frame damaged", err);
-				damaged = since(&t0) + damage;
-			}
-			usleep(damage > 0 && damage < 0.02 ? damage * 1e6 : 20000);
+	for (i = 0, next = each; !stop && !(total > 0 && since(&t0) >= total);) {
+		if (damage > 0 && since(&t0) >= damaged) {
+			err = fdif_vivid_damage_next(out);
+			if (err)
+				return fail("marking a frame damaged", err);
+			damaged = since(&t0) + damage;
 		}
+		/*
+		 * a picture stays on show by itself: only another one is
+		 * shown (each switch would take a pending damage mark)
+		 */
+		if (n > 1 && since(&t0) >= next) {
+			i = (i + 1) % n;
+			err = fdif_vivid_show(&feed, frames[i]);
+			if (err)
+				return fail("the output stopped", err);
+			printf("show %s\n", argv[optind + i]);
+			fflush(stdout);
+			next += each;
+		}
+		usleep(damage > 0 && damage < 0.02 ? damage * 1e6 : 20000);
 	}
 	fdif_vivid_feed_stop(&feed);
 	close(out);

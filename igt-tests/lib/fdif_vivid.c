@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,14 +183,14 @@ static bool is_420(uint32_t fourcc)
 	       fourcc == V4L2_PIX_FMT_YUV420 || fourcc == V4L2_PIX_FMT_YVU420;
 }
 
-static void fill(struct fdif_vivid_feed *f, unsigned int i)
+/* output buffer @i holds @picture, in the output's format */
+static void fill(struct fdif_vivid_feed *f, unsigned int i, const uint8_t *picture)
 {
 	unsigned int x, y;
 
-	pthread_mutex_lock(&f->lock);
 	for (y = 0; y < f->height; y++) {
 		uint8_t *row = (uint8_t *)f->map[i] + (size_t)y * f->stride;
-		const uint8_t *pic = f->picture + (size_t)y * f->width;
+		const uint8_t *pic = picture + (size_t)y * f->width;
 
 		if (f->fourcc != V4L2_PIX_FMT_YUYV) {
 			memcpy(row, pic, f->width);
@@ -208,31 +209,44 @@ static void fill(struct fdif_vivid_feed *f, unsigned int i)
 	if (is_420(f->fourcc))
 		memset((uint8_t *)f->map[i] + (size_t)f->stride * f->height, 128,
 		       (size_t)f->stride * f->height / 2);
-	f->shown++;
-	pthread_mutex_unlock(&f->lock);
 }
 
-static void *feed_thread(void *arg)
+static int queue(struct fdif_vivid_feed *f, unsigned int i)
 {
-	struct fdif_vivid_feed *f = arg;
+	struct v4l2_buffer b = {
+		.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
+		.index = i, .bytesused = f->len,
+	};
 
-	while (!f->stop) {
-		struct v4l2_buffer b = {
-			.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
-		};
+	return ioctl(f->fd, VIDIOC_QBUF, &b) ? -errno : 0;
+}
 
-		/* blocks until the output showed a buffer (one frame, ~17 ms) */
-		if (ioctl(f->fd, VIDIOC_DQBUF, &b)) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		fill(f, b.index);
-		b.bytesused = f->len;
-		if (ioctl(f->fd, VIDIOC_QBUF, &b))
-			break;
-	}
-	return NULL;
+/*
+ * the buffer the output let go of for the newer one, into @f->spare: at
+ * its next frame, so 5 s without one means the output stopped
+ */
+static int take_spare(struct fdif_vivid_feed *f)
+{
+	struct pollfd p = { .fd = f->fd, .events = POLLOUT };
+	struct v4l2_buffer b = {
+		.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
+	};
+	int n;
+
+	do
+		n = poll(&p, 1, 5000);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -ETIMEDOUT;
+	/* a buffer back with V4L2_BUF_FLAG_ERROR is a spare all the same */
+	if (ioctl(f->fd, VIDIOC_DQBUF, &b))
+		return -errno;
+	if (b.index >= FDIF_VIVID_BUFS)
+		return -EIO;
+	f->spare = b.index;
+	return 0;
 }
 
 int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
@@ -245,6 +259,7 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 	};
 	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	unsigned int i;
+	int err;
 
 	memset(f, 0, sizeof(*f));
 	f->fd = out;
@@ -259,74 +274,50 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 	    f->len < (size_t)f->stride * height *
 	    (is_420(f->fourcc) ? 3 : 2) / 2)
 		return -EINVAL;
-	f->picture = malloc((size_t)width * height);
-	if (!f->picture)
-		return -ENOMEM;
-	memcpy(f->picture, picture, (size_t)width * height);
-	pthread_mutex_init(&f->lock, NULL);
 	if (ioctl(out, VIDIOC_REQBUFS, &req))
-		goto err;
-	if (req.count != FDIF_VIVID_BUFS) {
-		errno = ENOBUFS;	/* granted another number */
-		goto err;
-	}
-	for (i = 0; i < FDIF_VIVID_BUFS; i++) {
+		return -errno;
+	f->has_bufs = true;
+	err = req.count == FDIF_VIVID_BUFS ? 0 : -ENOBUFS;	/* granted another number */
+	for (i = 0; !err && i < FDIF_VIVID_BUFS; i++) {
 		struct v4l2_buffer b = {
 			.type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP,
 			.index = i,
 		};
 
-		if (ioctl(out, VIDIOC_QUERYBUF, &b))
-			goto err;
+		if (ioctl(out, VIDIOC_QUERYBUF, &b)) {
+			err = -errno;
+			break;
+		}
 		f->map[i] = mmap(NULL, f->len, PROT_READ | PROT_WRITE, MAP_SHARED,
 				 out, b.m.offset);
 		if (f->map[i] == MAP_FAILED) {
 			f->map[i] = NULL;
-			goto err;
+			err = -errno;
+			break;
 		}
-		fill(f, i);
-		b.bytesused = f->len;
-		if (ioctl(out, VIDIOC_QBUF, &b))
-			goto err;
+		/* both: vivid starts only with two queued */
+		fill(f, i, picture);
+		err = queue(f, i);
 	}
-	if (ioctl(out, VIDIOC_STREAMON, &type))
-		goto err;
-	if (pthread_create(&f->thread, NULL, feed_thread, f)) {
-		ioctl(out, VIDIOC_STREAMOFF, &type);
-		errno = EAGAIN;
-		goto err;
+	if (!err && ioctl(out, VIDIOC_STREAMON, &type))
+		err = -errno;
+	if (!err) {
+		f->streaming = true;
+		err = take_spare(f);
+		if (!err)
+			return 0;
 	}
-	return 0;
-err:
-	i = errno;
-	for (int k = 0; k < FDIF_VIVID_BUFS; k++)
-		if (f->map[k])
-			munmap(f->map[k], f->len);
-	req.count = 0;
-	ioctl(out, VIDIOC_REQBUFS, &req);
-	free(f->picture);
-	f->picture = NULL;
-	return -(int)i;
+	fdif_vivid_feed_stop(f);
+	return err;
 }
 
-int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
-		    unsigned int settle)
+int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture)
 {
-	unsigned int shown, waited = 0;
+	int err;
 
-	pthread_mutex_lock(&f->lock);
-	memcpy(f->picture, picture, (size_t)f->width * f->height);
-	f->shown = 0;
-	pthread_mutex_unlock(&f->lock);
-	do {
-		pthread_mutex_lock(&f->lock);
-		shown = f->shown;
-		pthread_mutex_unlock(&f->lock);
-		if (shown >= settle)
-			return 0;
-		usleep(10000);
-	} while (++waited < 500);	/* 5 s: the output stopped */
-	return -ETIMEDOUT;
+	fill(f, f->spare, picture);
+	err = queue(f, f->spare);
+	return err ? err : take_spare(f);
 }
 
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f)
@@ -337,16 +328,15 @@ void fdif_vivid_feed_stop(struct fdif_vivid_feed *f)
 	int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	unsigned int i;
 
-	if (!f->picture)
+	if (!f->has_bufs)
 		return;
-	f->stop = true;
-	/* STREAMOFF wakes the thread's DQBUF (-EINVAL) */
-	ioctl(f->fd, VIDIOC_STREAMOFF, &type);
-	pthread_join(f->thread, NULL);
+	if (f->streaming)
+		ioctl(f->fd, VIDIOC_STREAMOFF, &type);
+	f->streaming = false;
 	for (i = 0; i < FDIF_VIVID_BUFS; i++)
-		munmap(f->map[i], f->len);
+		if (f->map[i])
+			munmap(f->map[i], f->len);
+	memset(f->map, 0, sizeof(f->map));
 	ioctl(f->fd, VIDIOC_REQBUFS, &req);
-	pthread_mutex_destroy(&f->lock);
-	free(f->picture);
-	f->picture = NULL;
+	f->has_bufs = false;
 }

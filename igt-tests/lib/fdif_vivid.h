@@ -10,7 +10,6 @@
 #ifndef FDIF_VIVID_H
 #define FDIF_VIVID_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +24,8 @@
 	"n_devs=1 node_types=0x101 allocators=1 num_inputs=1 input_types=0x3 "	\
 	"num_outputs=1 output_types=0x1 ccs_cap_mode=4 ccs_out_mode=4"
 
-#define FDIF_VIVID_BUFS		3
+/* one buffer on show, one spare (vivid's output takes no fewer) */
+#define FDIF_VIVID_BUFS		2
 
 /*
  * struct fdif_vivid_feed - the output side, showing one picture at a time
@@ -37,11 +37,17 @@
  * @stride: bytes per row of the output's buffers (the luma plane's)
  * @map: the output buffers, mapped
  * @len: bytes of each
- * @lock: guards @picture
- * @picture: what the output shows, @width x @height bytes, rows packed
- * @shown: output buffers filled with @picture since the last fdif_vivid_show()
- * @stop: asks the thread to end
- * @thread: dequeues a shown buffer, fills it with @picture, queues it
+ * @spare: the buffer not on show, dequeued: the next picture goes there
+ * @has_bufs: the output's buffers are allocated (until the stop)
+ * @streaming: the output streams (until the stop)
+ *
+ * vivid's output only lets go of its last queued buffer for a newer one,
+ * and the looped capture side copies whichever it holds. So the picture
+ * stays on show, with no thread refilling buffers: a busy machine cannot
+ * starve the camera of its picture. It also leaves vivid's "Inject
+ * V4L2_BUF_FLAG_ERROR" to the capture side alone: the button's flag is
+ * one for the whole instance, and an output buffer going back would
+ * take it (fdif_vivid_damage_next()).
  */
 struct fdif_vivid_feed {
 	int fd;
@@ -49,11 +55,8 @@ struct fdif_vivid_feed {
 	uint32_t fourcc;
 	void *map[FDIF_VIVID_BUFS];
 	size_t len;
-	pthread_mutex_t lock;
-	uint8_t *picture;
-	unsigned int shown;
-	volatile bool stop;
-	pthread_t thread;
+	unsigned int spare;
+	bool has_bufs, streaming;
 };
 
 /* fdif_vivid_load() - load vivid with FDIF_VIVID_OPTIONS (reloads it if loaded otherwise) */
@@ -69,24 +72,24 @@ int fdif_vivid_loop(int cap, int out, unsigned int width, unsigned int height);
 int fdif_vivid_loop_fmt(int cap, int out, unsigned int width, unsigned int height,
 			uint32_t fourcc);
 /*
- * fdif_vivid_feed_start() - stream @picture (copied; @width x @height
- * grey) on the output node @out, in the output's format (@fourcc's)
+ * fdif_vivid_feed_start() - show @picture (@width x @height grey) on the
+ * output node @out, in the output's format (@fourcc's)
  */
 int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width,
 			  unsigned int height, const uint8_t *picture);
 /*
- * fdif_vivid_show() - show @picture from the next output buffer on, and
- * wait until @settle output buffers were filled with it and queued (0: do
- * not wait). Frames the capture side returns soon after may still hold the
- * picture before: readers compare frames with the picture.
+ * fdif_vivid_show() - show @picture instead, returning once the output
+ * took it (within a frame; -ETIMEDOUT after 5 s). Capture frames returned
+ * soon after may still hold the picture before: readers compare frames
+ * with the picture.
  */
-int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture,
-		    unsigned int settle);
+int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture);
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f);
 /*
  * fdif_vivid_damage_next() - the next frame the capture side returns is
  * marked damaged (V4L2_BUF_FLAG_ERROR; vivid's "Inject V4L2_BUF_FLAG_ERROR"
- * button, pressed through either node @fd)
+ * button, pressed through either node @fd), unless an output buffer goes
+ * back first (fdif_vivid_show())
  */
 int fdif_vivid_damage_next(int fd);
 
