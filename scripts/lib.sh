@@ -128,16 +128,25 @@ apt_ensure() {
 }
 
 # apt_fetch DIR ARGS...: apt-get -qq ARGS (download, source --download-only)
-# into DIR, quietly. As root, apt hands downloads to its _apt user, who
+# into DIR, quietly; if it fails, what apt-get said goes to stderr (the
+# caller's "cannot download" then comes with apt's reason). As root, apt hands downloads to its _apt user, who
 # cannot write into a root-owned cache folder (nor reach one under /root):
 # it is told to download as root, rather than the folder being made
 # world-writable.
 apt_fetch() {
-	local dir=$1 as=()
+	local dir=$1 as=() log
 	shift
 	[ "$(id -u)" != 0 ] || as=(-o APT::Sandbox::User=root)
 	mkdir -p "$dir"
-	(cd "$dir" && apt-get -qq "${as[@]}" "$@") >/dev/null 2>&1
+	log="$(mktemp)"
+	if (cd "$dir" && apt-get -qq "${as[@]}" "$@") >"$log" 2>&1; then
+		rm -f "$log"
+		return 0
+	fi
+	printf 'fdif: apt-get %s failed:\n' "$*" >&2
+	tail -n 20 "$log" | sed 's/^/    /' >&2
+	rm -f "$log"
+	return 1
 }
 
 # apt_src_enable: a deb-src list of our own, next to (never inside) debian.sources.
