@@ -230,3 +230,14 @@ meson_build() {
 	progress "building host programs (ninja)"
 	ninja -C "$dir" >/dev/null || ninja -C "$dir"
 }
+
+# run_logged LOG CMD...: CMD with its stdout into LOG and its stderr both
+# into LOG and onto ours, the lines in the order written (both append to
+# LOG, emptied first); returns CMD's exit status.
+run_logged() {
+	local log=$1 rc
+	shift
+	: > "$log"
+	{ "$@" 2>&1 >&3 3>&- | tee -a "$log" >&2 && rc=0 || rc=${PIPESTATUS[0]}; } 3>> "$log"
+	return "$rc"
+}
