@@ -35,5 +35,16 @@ check node-error 1 "^fdif-detect: $tmp/accel2: Is a directory" \
 	env FDIF_ACCEL_DIR="$tmp/accel2" "$cli" x.png
 check no-dir 1 "^fdif-detect: $tmp/none: no FDIF device" \
 	env FDIF_ACCEL_DIR="$tmp/none" "$cli" x.png
+# --check reads the images as a search would, with no device at all
+printf 'P5\n4 3\n255\n012345678901' > "$tmp/small.pgm"
+echo 'not a picture' > "$tmp/bad.png"
+check check-reads 0 "^$tmp/small.pgm: 4x3$" \
+	env FDIF_ACCEL_DIR="$tmp/none" "$cli" --check "$tmp/small.pgm"
+check check-bad 1 "^fdif-detect: $tmp/bad.png: unsupported image format" \
+	env FDIF_ACCEL_DIR="$tmp/none" "$cli" --check "$tmp/small.pgm" "$tmp/bad.png"
+check check-missing 1 "^fdif-detect: $tmp/none.jpg: No such file" \
+	"$cli" --check "$tmp/none.jpg"
+check check-stdin 0 "^-: 4x3$" sh -c "\"\$0\" --check - < '$tmp/small.pgm'" "$cli"
+check check-json 2 '--check prints no faces' "$cli" --check --json "$tmp/small.pgm"
 echo "1..$n"
 exit $fail

@@ -49,6 +49,8 @@ static void usage(FILE *out)
 		"  --device DEV        the accel device: a node's path, or N for the N-th\n"
 		"                      FDIF from 0 (default: $FDIF_DEVICE, else the first)\n"
 		"  --list-devices      print the FDIFs, one line each: N and the node\n"
+		"  --check             only read each IMAGE, as a search would, and print\n"
+		"                      IMAGE: WIDTHxHEIGHT (no device needed)\n"
 		"  --help              this text\n"
 		"  --version           the version\n"
 		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
@@ -602,6 +604,32 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/*
+ * --check: each image read as a search reads it, without the device (so
+ * fitted into the OMAP4's 320x240 frame: another frame only changes how
+ * far libjpeg reduces a JPEG): "IMAGE: WxH", or its error; exit 1 if one
+ * could not be read
+ */
+static int check_images(int n, char **paths)
+{
+	int i, ret, status = 0;
+
+	for (i = 0; i < n; i++) {
+		struct fdif_image img;
+		struct fdif_image_info info = { .scale = 1 };
+
+		ret = load_image(paths[i], 320, 240, &img, &info);
+		if (ret) {
+			print_error(paths[i], ret, 0, 0);
+			status = 1;
+			continue;
+		}
+		printf("%s: %ux%u\n", paths[i], info.width, info.height);
+		fdif_image_free(&img);
+	}
+	return fflush(stdout) ? 1 : status;
+}
+
 /* --device: a number is an index among the FDIFs, else a node's path */
 static int open_device(const char *device, struct fdif_device **dev)
 {
@@ -646,6 +674,7 @@ int main(int argc, char **argv)
 		{ "lhit", required_argument, NULL, 'l' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "list-devices", no_argument, NULL, 'L' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -656,7 +685,7 @@ int main(int argc, char **argv)
 	struct fdif_device *dev;
 	struct fdif_params p;
 	struct fdif_caps caps;
-	int json = 0, c, li = 0, ret, status = 0;
+	int json = 0, check = 0, c, li = 0, ret, status = 0;
 
 	{
 		const char *base = strrchr(argv[0], '/');
@@ -711,6 +740,9 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			return list_devices();
+		case 'C':
+			check = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -741,6 +773,12 @@ bad:
 		fprintf(stderr, "fdif-detect: --draw takes exactly one IMAGE\n");
 		return 2;
 	}
+	if (check && (json || draw)) {
+		fprintf(stderr, "fdif-detect: --check prints no faces: no --json or --draw\n");
+		return 2;
+	}
+	if (check)
+		return check_images(argc - optind, argv + optind);
 
 	ret = open_device(device, &dev);
 	if (ret) {
