@@ -112,18 +112,22 @@ camera() {
 # frames must have WANT_FACES faces, each on a different marked box, and
 # have reached the device by WANT_MODE (import or copy); at least
 # $WANT_DAMAGED frames (default 0) must have come marked damaged, and been
-# skipped
+# skipped; the summary line must hold $WANT_SUMMARY (if set)
 stream() {
 	name=$1 ffmt=$2 pic=$3 truth=$4 want=$5 mode=$6
 	shift 6
 	camera "$name" "$ffmt" 30 "$@" -- "$pic" || return
 	judge "$truth" "$mode" $T/out > $T/judged
 	if [ "$(grep -c . $T/judged)" -eq 30 ] && ! grep -qvx "$want" $T/judged; then
-		# "... (30 imported, 0 copied, N damaged)"
-		damaged=$(tail -1 $T/err | sed -n 's/.* \([0-9]*\) damaged)$/\1/p')
+		# "... (30 imported, 0 copied, N damaged, through B of B buffers)"
+		damaged=$(tail -1 $T/err | sed -n 's/.* \([0-9]*\) damaged, .*/\1/p')
 		if [ "${damaged:-0}" -lt "${WANT_DAMAGED:-0}" ]; then
 			not_ok "$name (want ${WANT_DAMAGED} or more damaged frames skipped)" \
 				$T/err
+			return
+		fi
+		if [ -n "${WANT_SUMMARY:-}" ] && ! tail -1 $T/err | grep -qF "$WANT_SUMMARY"; then
+			not_ok "$name (want '$WANT_SUMMARY' in the summary)" $T/err
 			return
 		fi
 		ok "$name ($(tail -1 $T/err | sed 's/^fdif-camera: //'))"
@@ -180,6 +184,11 @@ else
 fi
 FEED_ARGS= WANT_DAMAGED=
 
+# more buffers than the default 4: every one granted is queued and used
+WANT_SUMMARY="through 8 of 8 buffers"
+stream buffers grey /data/astronaut.pgm /data/astronaut.truth 1 import -b 8
+WANT_SUMMARY=
+
 # bad input: with the camera running, its output node is no capture device
 start_feed grey /data/astronaut.pgm
 out=$(for v in /sys/class/video4linux/video*; do
@@ -195,6 +204,8 @@ check no-such-node 1 'No such file' fdif-camera -n 1 /dev/video99
 check bad-format 2 'unknown format RGB3' fdif-camera -f RGB3 /dev/video0
 check no-frames 2 '-n 0: want a positive number' fdif-camera -n 0 /dev/video0
 check bad-frames 2 '-n 12x: want a positive number' fdif-camera -n 12x /dev/video0
+check few-buffers 2 '-b 2: want 3 to 32 buffers' fdif-camera -b 2 /dev/video0
+check many-buffers 2 '-b 33: want 3 to 32 buffers' fdif-camera -b 33 /dev/video0
 
 echo "1..$n"
 exit $fail

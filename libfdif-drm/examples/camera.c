@@ -2,7 +2,7 @@
 /*
  * fdif-camera: faces in a V4L2 camera's frames, as they come.
  *
- *   fdif-camera [-n FRAMES] [-f FORMAT] [-c] [-q] /dev/videoN
+ *   fdif-camera [-n FRAMES] [-b BUFFERS] [-f FORMAT] [-c] [-q] /dev/videoN
  *
  * The frame loop of a camera application that does not use GStreamer:
  *
@@ -10,7 +10,8 @@
  *   the device reads: GREY, or the luma plane of NV12, NV21, YU12 or YV12
  *   (-f picks one; by default the first of these the camera lists); else
  *   YUYV, whose luma is taken out by a copy;
- * - the camera's own buffers (VIDIOC_REQBUFS with V4L2_MEMORY_MMAP), each
+ * - the camera's own buffers (VIDIOC_REQBUFS with V4L2_MEMORY_MMAP: -b
+ *   asked for, default 4, and all the driver grants taken, up to 32), each
  *   exported as a dma-buf (VIDIOC_EXPBUF) and imported once as an FDIF BO
  *   (fdif_bo_import()): the device reads the frame where the camera wrote
  *   it, no copy. Where it cannot (the camera's frames are not the device's
@@ -23,16 +24,20 @@
  *   mind (a device without one is waited on through the library).
  *
  * Frames the camera marks as damaged (V4L2_BUF_FLAG_ERROR) go back to it
- * unread; MAX_DAMAGED of them in a row end the loop with an error. Prints one line a frame: its sequence number, how it reached
- * the device (import or copy), the face boxes in camera pixels (x y w h,
- * left and top edge); and at the end the frames per second. Exit status
- * 0, 1 with a message, or 2 for bad arguments.
+ * unread; MAX_DAMAGED of them in a row end the loop with an error.
+ *
+ * Prints one line a frame: its sequence number, how it reached the device
+ * (import or copy), the face boxes in camera pixels (x y w h, left and top
+ * edge); and at the end the frames per second, and how many of the
+ * buffers frames came in. Exit status 0, 1 with a message, or 2 for bad
+ * arguments.
  * Build: cc camera.c $(pkg-config --cflags --libs libfdif-drm)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +51,8 @@
 
 #include <fdif/fdif.h>
 
-#define NBUF	4	/* camera buffers, at most */
+#define NBUF	4	/* camera buffers asked for, by default (-b) */
+#define MAX_BUF	32	/* taken at most (VIDEO_MAX_FRAME); more stay unused */
 #define DEPTH	2	/* frames in flight on the device */
 #define MAX_DAMAGED	30	/* damaged frames in a row: the camera is broken */
 
@@ -77,11 +83,12 @@ static struct {
 	const struct format *format;
 	unsigned int nbuf;
 	uint8_t *luma;		/* YUYV: a frame's luma, packed */
-	void *map[NBUF];
-	size_t len[NBUF];
-	struct fdif_bo *import[NBUF];	/* NULL: copy path */
-	struct fdif_bo *copy[NBUF];
-	struct fdif_frame_map fmap[NBUF];
+	void *map[MAX_BUF];
+	size_t len[MAX_BUF];
+	struct fdif_bo *import[MAX_BUF];	/* NULL: copy path */
+	struct fdif_bo *copy[MAX_BUF];
+	struct fdif_frame_map fmap[MAX_BUF];
+	uint32_t used;		/* the buffers frames came in, a bit each */
 	struct fdif_device *dev;
 	struct fdif_caps caps;
 	bool quiet;
@@ -131,12 +138,13 @@ static bool camera_lists(uint32_t fourcc)
  * Frames of the device's size in @want (NULL: the first of formats[] the
  * camera lists) if the camera takes them; else of its own size.
  */
-static int setup_camera(const char *node, const struct format *want, bool copy)
+static int setup_camera(const char *node, const struct format *want, bool copy,
+			unsigned int nbuf)
 {
 	struct v4l2_capability vcap = { 0 };
 	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 	struct v4l2_requestbuffers req = {
-		.count = NBUF, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.count = nbuf, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
 		.memory = V4L2_MEMORY_MMAP,
 	};
 	unsigned int i;
@@ -184,8 +192,8 @@ static int setup_camera(const char *node, const struct format *want, bool copy)
 	}
 	if (xioctl(VIDIOC_REQBUFS, &req))
 		return fail("VIDIOC_REQBUFS", 0);
-	/* the driver may grant fewer, or more (those stay unused) */
-	cam.nbuf = req.count < NBUF ? req.count : NBUF;
+	/* the driver may grant fewer, or more: all are queued, up to MAX_BUF */
+	cam.nbuf = req.count < MAX_BUF ? req.count : MAX_BUF;
 	if (cam.nbuf < DEPTH + 1) {
 		fprintf(stderr, "fdif-camera: %s gave %u buffers, %u needed\n", node,
 			req.count, DEPTH + 1);
@@ -306,6 +314,15 @@ static int finish(struct frame *f)
 	return xioctl(VIDIOC_QBUF, &b) ? fail("VIDIOC_QBUF", 0) : 0;
 }
 
+static unsigned int bits(uint32_t v)
+{
+	unsigned int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
 static double now(void)
 {
 	struct timespec t;
@@ -317,7 +334,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	struct frame inflight[DEPTH];
-	unsigned int frames = 100, head = 0, count = 0, done = 0, in_a_row = 0;
+	unsigned int frames = 100, nbuf = NBUF, head = 0, count = 0, done = 0, in_a_row = 0;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
 	const struct format *want = NULL;
 	struct fdif_params p;
@@ -325,7 +342,7 @@ int main(int argc, char **argv)
 	double t0 = 0;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "n:f:cq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:b:f:cq")) != -1) {
 		switch (opt) {
 		case 'n':
 			errno = 0;
@@ -333,6 +350,16 @@ int main(int argc, char **argv)
 			if (errno || *end || !*optarg || !frames || optarg[0] == '-') {
 				fprintf(stderr, "fdif-camera: -n %s: want a positive number of frames\n",
 					optarg);
+				goto usage;
+			}
+			break;
+		case 'b':
+			errno = 0;
+			nbuf = strtoul(optarg, &end, 0);
+			if (errno || *end || !*optarg || optarg[0] == '-' || nbuf < DEPTH + 1 ||
+			    nbuf > MAX_BUF) {
+				fprintf(stderr, "fdif-camera: -b %s: want %u to %u buffers\n",
+					optarg, DEPTH + 1, MAX_BUF);
 				goto usage;
 			}
 			break;
@@ -359,7 +386,7 @@ int main(int argc, char **argv)
 	err = fdif_query_caps(cam.dev, &cam.caps);
 	if (err)
 		return fail("the FDIF's capabilities", err);
-	if (setup_camera(argv[optind], want, copy))
+	if (setup_camera(argv[optind], want, copy, nbuf))
 		return 1;
 	fdif_params_init(&p);	/* a camera is upright: one job a frame */
 	if (xioctl(VIDIOC_STREAMON, &type))
@@ -401,6 +428,7 @@ int main(int argc, char **argv)
 				b.index);
 			return 1;
 		}
+		cam.used |= 1u << b.index;
 		if (!count)
 			t0 = now();
 		f = &inflight[head++ % DEPTH];
@@ -411,12 +439,13 @@ int main(int argc, char **argv)
 			return fail("submit", err);
 		count++;
 	}
-	fprintf(stderr, "fdif-camera: %u %s frames in %.2f s: %.1f frames/s (%u imported, %u copied, %u damaged)\n",
+	fprintf(stderr, "fdif-camera: %u %s frames in %.2f s: %.1f frames/s "
+		"(%u imported, %u copied, %u damaged, through %u of %u buffers)\n",
 		done, cam.format->name, now() - t0,
 		done > 1 ? (done - 1) / (now() - t0) : 0.0,
-		cam.imported, cam.copied, cam.damaged);
+		cam.imported, cam.copied, cam.damaged, bits(cam.used), cam.nbuf);
 	xioctl(VIDIOC_STREAMOFF, &type);
-	for (unsigned int i = 0; i < NBUF; i++) {
+	for (unsigned int i = 0; i < cam.nbuf; i++) {
 		fdif_bo_free(cam.import[i]);
 		fdif_bo_free(cam.copy[i]);
 	}
@@ -424,6 +453,7 @@ int main(int argc, char **argv)
 	fdif_close(cam.dev);
 	return 0;
 usage:
-	fprintf(stderr, "usage: fdif-camera [-n FRAMES] [-f GREY|NV12|NV21|YU12|YV12|YUYV] [-c] [-q] /dev/videoN\n");
+	fprintf(stderr, "usage: fdif-camera [-n FRAMES] [-b BUFFERS] [-f GREY|NV12|NV21|YU12|YV12|YUYV] "
+		"[-c] [-q] /dev/videoN\n");
 	return 2;
 }
