@@ -12,8 +12,8 @@
  * or -t seconds. Whatever reads the capture node sees them as camera
  * frames; with -e, one frame every MS milliseconds comes marked damaged
  * (V4L2_BUF_FLAG_ERROR), as a camera marks a frame it lost data of. Prints
- * "capture /dev/videoN" once the loop runs, then "show PICTURE" at each
- * switch, on stdout. Not a test: the camera tests and the camera demo
+ * "capture /dev/videoN" once the loop runs, then "show PICTURE" for the
+ * first picture and at each switch, on stdout. Not a test: the camera tests and the camera demo
  * (scripts/demo.sh --camera) run it.
  */
 #include <errno.h>
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	struct timespec t0;
 	uint8_t **frames;
 	char node[64];
-	uint32_t fourcc = V4L2_PIX_FMT_GREY;
+	uint32_t fourcc = V4L2_PIX_FMT_GREY, button = 0;
 	int cap, out, err, opt, k;
 
 	while ((opt = getopt(argc, argv, "s:t:g:f:e:")) != -1) {
@@ -147,6 +147,11 @@ int main(int argc, char **argv)
 	err = fdif_vivid_loop_fmt(cap, out, w, h, fourcc);
 	if (err)
 		return fail("looping vivid's output to its input", err);
+	if (damage > 0) {
+		err = fdif_vivid_damage_ctrl(out, &button);
+		if (err)
+			return fail("vivid's Inject V4L2_BUF_FLAG_ERROR button", err);
+	}
 	snprintf(node, sizeof(node), "/proc/self/fd/%d", cap);
 	{
 		char target[64] = "";
@@ -166,15 +171,11 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0, next = each; !stop && !(total > 0 && since(&t0) >= total);) {
-		if (damage > 0 && since(&t0) >= damaged) {
-			err = fdif_vivid_damage_next(out);
-			if (err)
-				return fail("marking a frame damaged", err);
-			damaged = since(&t0) + damage;
-		}
 		/*
 		 * a picture stays on show by itself: only another one is
-		 * shown (each switch would take a pending damage mark)
+		 * shown, before any press (a switch takes a pending damage
+		 * mark), and the next switch is a whole -s after this one
+		 * however long the output took
 		 */
 		if (n > 1 && since(&t0) >= next) {
 			i = (i + 1) % n;
@@ -183,7 +184,13 @@ int main(int argc, char **argv)
 				return fail("the output stopped", err);
 			printf("show %s\n", argv[optind + i]);
 			fflush(stdout);
-			next += each;
+			next = since(&t0) + each;
+		}
+		if (damage > 0 && since(&t0) >= damaged) {
+			err = fdif_vivid_damage_next(out, button);
+			if (err)
+				return fail("marking a frame damaged", err);
+			damaged = since(&t0) + damage;
 		}
 		usleep(damage > 0 && damage < 0.02 ? damage * 1e6 : 20000);
 	}

@@ -122,14 +122,20 @@ static int set_menu(int fd, const char *name, const char *item)
 	return -ENOENT;
 }
 
-int fdif_vivid_damage_next(int fd)
+int fdif_vivid_damage_ctrl(int fd, uint32_t *id)
 {
 	struct v4l2_query_ext_ctrl q;
-	struct v4l2_control c = { .value = 1 };
 
 	if (find_ctrl(fd, "Inject V4L2_BUF_FLAG_ERROR", &q))
 		return -ENOENT;
-	c.id = q.id;
+	*id = q.id;
+	return 0;
+}
+
+int fdif_vivid_damage_next(int fd, uint32_t id)
+{
+	struct v4l2_control c = { .id = id, .value = 1 };
+
 	return ioctl(fd, VIDIOC_S_CTRL, &c) ? -errno : 0;
 }
 
@@ -295,7 +301,10 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 			err = -errno;
 			break;
 		}
-		/* both: vivid starts only with two queued */
+		/*
+		 * both: the output lets go of a buffer only while another is
+		 * queued, and take_spare() needs one back
+		 */
 		fill(f, i, picture);
 		err = queue(f, i);
 	}
@@ -315,9 +324,18 @@ int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture)
 {
 	int err;
 
+	if (!f->streaming)
+		return -EINVAL;
+	if (f->broken)
+		return -EIO;
 	fill(f, f->spare, picture);
 	err = queue(f, f->spare);
-	return err ? err : take_spare(f);
+	if (!err)
+		err = take_spare(f);
+	/* no buffer back: none is known to be free to fill */
+	if (err)
+		f->broken = true;
+	return err;
 }
 
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f)
@@ -333,6 +351,7 @@ void fdif_vivid_feed_stop(struct fdif_vivid_feed *f)
 	if (f->streaming)
 		ioctl(f->fd, VIDIOC_STREAMOFF, &type);
 	f->streaming = false;
+	f->broken = false;
 	for (i = 0; i < FDIF_VIVID_BUFS; i++)
 		if (f->map[i])
 			munmap(f->map[i], f->len);

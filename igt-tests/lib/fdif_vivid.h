@@ -40,6 +40,7 @@
  * @spare: the buffer not on show, dequeued: the next picture goes there
  * @has_bufs: the output's buffers are allocated (until the stop)
  * @streaming: the output streams (until the stop)
+ * @broken: a show failed: no buffer is known to be spare, so no more shows
  *
  * vivid's output only lets go of its last queued buffer for a newer one,
  * and the looped capture side copies whichever it holds. So the picture
@@ -56,7 +57,7 @@ struct fdif_vivid_feed {
 	void *map[FDIF_VIVID_BUFS];
 	size_t len;
 	unsigned int spare;
-	bool has_bufs, streaming;
+	bool has_bufs, streaming, broken;
 };
 
 /* fdif_vivid_load() - load vivid with FDIF_VIVID_OPTIONS (reloads it if loaded otherwise) */
@@ -81,16 +82,23 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
  * fdif_vivid_show() - show @picture instead, returning once the output
  * took it (within a frame; -ETIMEDOUT after 5 s). Capture frames returned
  * soon after may still hold the picture before: readers compare frames
- * with the picture.
+ * with the picture. -EINVAL if the output does not stream; after one
+ * failure, every later call fails with -EIO.
  */
 int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture);
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f);
 /*
- * fdif_vivid_damage_next() - the next frame the capture side returns is
- * marked damaged (V4L2_BUF_FLAG_ERROR; vivid's "Inject V4L2_BUF_FLAG_ERROR"
- * button, pressed through either node @fd), unless an output buffer goes
- * back first (fdif_vivid_show())
+ * fdif_vivid_damage_ctrl() - the id of vivid's "Inject
+ * V4L2_BUF_FLAG_ERROR" button on either node @fd, into @id: looked up
+ * once, as a press should not scan all of the controls
  */
-int fdif_vivid_damage_next(int fd);
+int fdif_vivid_damage_ctrl(int fd, uint32_t *id);
+/*
+ * fdif_vivid_damage_next() - the next frame the capture side returns is
+ * marked damaged (V4L2_BUF_FLAG_ERROR; the button @id pressed through
+ * either node @fd), unless an output buffer goes back first
+ * (fdif_vivid_show())
+ */
+int fdif_vivid_damage_next(int fd, uint32_t id);
 
 #endif
