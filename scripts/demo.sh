@@ -105,7 +105,8 @@ if [ ${#inputs[@]} -eq 0 ]; then
 fi
 
 # Each photo read on the host first, by the library the guest reads it
-# with (fdif-detect --check), so a file that is no picture is named before
+# with (fdif-detect --check: as a search reads it; the camera's feeder
+# reads it with the same fdif_image_load() but fits it its own way), so a file that is no picture is named before
 # QEMU and the kernel are built or the guest booted. fdif-detect searches
 # the others; the camera shows all of them or none.
 meson_build

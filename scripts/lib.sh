@@ -129,10 +129,10 @@ apt_ensure() {
 
 # apt_fetch DIR ARGS...: apt-get -qq ARGS (download, source --download-only)
 # into DIR, quietly; if it fails, what apt-get said goes to stderr (the
-# caller's "cannot download" then comes with apt's reason). As root, apt hands downloads to its _apt user, who
-# cannot write into a root-owned cache folder (nor reach one under /root):
-# it is told to download as root, rather than the folder being made
-# world-writable.
+# caller's "cannot download" then comes with apt's reason). As root, apt
+# hands downloads to its _apt user, who cannot write into a root-owned
+# cache folder (nor reach one under /root): it is told to download as
+# root, rather than the folder being made world-writable.
 apt_fetch() {
 	local dir=$1 as=() log
 	shift
@@ -232,7 +232,7 @@ meson_build() {
 }
 
 # run_logged LOG CMD...: CMD with its stdout into LOG and its stderr both
-# into LOG and onto ours, the lines in the order written (both append to
+# into LOG and onto ours, the lines in about the order written (both append to
 # LOG, emptied first); returns CMD's exit status.
 run_logged() {
 	local log=$1 rc
