@@ -157,7 +157,9 @@ stream yu12-import yu12 /data/hopper.pgm /data/hopper.truth 1 import -f YU12
 stream yuyv-copy yuyv /data/hopper.pgm /data/hopper.truth 1 copy -f YUYV
 # a face-free picture: frames without a face, in turn with frames of the
 # astronaut's face on its marked box (a camera showing vivid's noise, or
-# nothing, would give no face at all)
+# nothing, would give no face at all). A frame is not matched to the
+# picture shown: an astronaut frame whose face was missed counts as a
+# landscape one, so the 10-or-more minimums leave room for a few misses
 FEED_ARGS="-s 0.5"
 if camera no-face grey 90 -- /data/landscape.pgm /data/astronaut.pgm; then
 	judge /data/astronaut.truth import $T/out > $T/judged
@@ -206,6 +208,9 @@ check no-frames 2 '-n 0: want a positive number' fdif-camera -n 0 /dev/video0
 check bad-frames 2 '-n 12x: want a positive number' fdif-camera -n 12x /dev/video0
 check few-buffers 2 '-b 2: want 3 to 32 buffers' fdif-camera -b 2 /dev/video0
 check many-buffers 2 '-b 33: want 3 to 32 buffers' fdif-camera -b 33 /dev/video0
+# numbers past 32 bits, which must not wrap to a small one (8, 1)
+check wrapped-buffers 2 '-b 4294967304: want 3 to 32 buffers' fdif-camera -b 4294967304 /dev/video0
+check wrapped-frames 2 '-n 4294967297: want a positive number' fdif-camera -n 4294967297 /dev/video0
 
 echo "1..$n"
 exit $fail

@@ -35,6 +35,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -335,6 +336,7 @@ int main(int argc, char **argv)
 {
 	struct frame inflight[DEPTH];
 	unsigned int frames = 100, nbuf = NBUF, head = 0, count = 0, done = 0, in_a_row = 0;
+	unsigned long v;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
 	const struct format *want = NULL;
 	struct fdif_params p;
@@ -346,22 +348,24 @@ int main(int argc, char **argv)
 		switch (opt) {
 		case 'n':
 			errno = 0;
-			frames = strtoul(optarg, &end, 0);
-			if (errno || *end || !*optarg || !frames || optarg[0] == '-') {
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || !v || v > UINT_MAX || optarg[0] == '-') {
 				fprintf(stderr, "fdif-camera: -n %s: want a positive number of frames\n",
 					optarg);
 				goto usage;
 			}
+			frames = v;
 			break;
 		case 'b':
 			errno = 0;
-			nbuf = strtoul(optarg, &end, 0);
-			if (errno || *end || !*optarg || optarg[0] == '-' || nbuf < DEPTH + 1 ||
-			    nbuf > MAX_BUF) {
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || v < DEPTH + 1 ||
+			    v > MAX_BUF) {
 				fprintf(stderr, "fdif-camera: -b %s: want %u to %u buffers\n",
 					optarg, DEPTH + 1, MAX_BUF);
 				goto usage;
 			}
+			nbuf = v;
 			break;
 		case 'f':
 			for (want = formats; want < formats + NFORMATS; want++)
@@ -382,7 +386,7 @@ int main(int argc, char **argv)
 		goto usage;
 	err = fdif_open(&cam.dev);
 	if (err)
-		return fail("no FDIF device", err);
+		return fail("opening the FDIF", err);
 	err = fdif_query_caps(cam.dev, &cam.caps);
 	if (err)
 		return fail("the FDIF's capabilities", err);

@@ -56,4 +56,12 @@ if [ $? -eq 1 ] && echo "$out" | grep -q 'no FDIF device'; then
 else
 	echo "not ok $n - the camera loop runs and reports the missing device: $out"
 fi
+# a count past 32 bits is refused, not wrapped to a small one (8)
+n=$((n + 1))
+out=$(LD_LIBRARY_PATH="$lib" FDIF_ACCEL_DIR="$tmp/accel" "$tmp/camera" -b 4294967304 /dev/video0 2>&1)
+if [ $? -eq 2 ] && echo "$out" | grep -q -- '-b 4294967304: want 3 to 32 buffers'; then
+	echo "ok $n - the camera loop refuses -b past 32 bits"
+else
+	echo "not ok $n - the camera loop refuses -b past 32 bits: $out"
+fi
 echo "1..$n"
