@@ -33,6 +33,7 @@
  * arguments.
  * Build: cc camera.c $(pkg-config --cflags --libs libfdif-drm)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -349,7 +350,8 @@ int main(int argc, char **argv)
 		case 'n':
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || !v || v > UINT_MAX || optarg[0] == '-') {
+			if (errno || *end || !isdigit((unsigned char)optarg[0]) || !v ||
+			    v > UINT_MAX) {
 				fprintf(stderr, "fdif-camera: -n %s: want a positive number of frames\n",
 					optarg);
 				goto usage;
@@ -359,8 +361,8 @@ int main(int argc, char **argv)
 		case 'b':
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-' || v < DEPTH + 1 ||
-			    v > MAX_BUF) {
+			if (errno || *end || !isdigit((unsigned char)optarg[0]) ||
+			    v < DEPTH + 1 || v > MAX_BUF) {
 				fprintf(stderr, "fdif-camera: -b %s: want %u to %u buffers\n",
 					optarg, DEPTH + 1, MAX_BUF);
 				goto usage;

@@ -64,4 +64,12 @@ if [ $? -eq 2 ] && echo "$out" | grep -q -- '-b 4294967304: want 3 to 32 buffers
 else
 	echo "not ok $n - the camera loop refuses -b past 32 bits: $out"
 fi
+# strtoul() skips blanks and negates after a minus: no way round the range
+n=$((n + 1))
+out=$(LD_LIBRARY_PATH="$lib" FDIF_ACCEL_DIR="$tmp/accel" "$tmp/camera" -b ' -18446744073709551608' /dev/video0 2>&1)
+if [ $? -eq 2 ] && echo "$out" | grep -q -- '-b  -18446744073709551608: want 3 to 32 buffers'; then
+	echo "ok $n - the camera loop refuses a blank and a minus before -b's number"
+else
+	echo "not ok $n - the camera loop refuses a blank and a minus before -b's number: $out"
+fi
 echo "1..$n"
