@@ -302,8 +302,9 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
 			break;
 		}
 		/*
-		 * both: the output lets go of a buffer only while another is
-		 * queued, and take_spare() needs one back
+		 * both: vivid's output starts streaming only with two queued,
+		 * and lets go of one only while another is queued (the spare
+		 * take_spare() waits for)
 		 */
 		fill(f, i, picture);
 		err = queue(f, i);
@@ -330,8 +331,9 @@ int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture)
 		return -EIO;
 	fill(f, f->spare, picture);
 	err = queue(f, f->spare);
-	if (!err)
-		err = take_spare(f);
+	if (err)
+		return err;	/* not queued: still the spare */
+	err = take_spare(f);
 	/* no buffer back: none is known to be free to fill */
 	if (err)
 		f->broken = true;

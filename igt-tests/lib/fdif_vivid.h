@@ -40,7 +40,8 @@
  * @spare: the buffer not on show, dequeued: the next picture goes there
  * @has_bufs: the output's buffers are allocated (until the stop)
  * @streaming: the output streams (until the stop)
- * @broken: a show failed: no buffer is known to be spare, so no more shows
+ * @broken: no buffer came back after a show: none is known to be spare,
+ *	   so no more shows
  *
  * vivid's output only lets go of its last queued buffer for a newer one,
  * and the looped capture side copies whichever it holds. So the picture
@@ -82,8 +83,9 @@ int fdif_vivid_feed_start(struct fdif_vivid_feed *f, int out, unsigned int width
  * fdif_vivid_show() - show @picture instead, returning once the output
  * took it (within a frame; -ETIMEDOUT after 5 s). Capture frames returned
  * soon after may still hold the picture before: readers compare frames
- * with the picture. -EINVAL if the output does not stream; after one
- * failure, every later call fails with -EIO.
+ * with the picture. -EINVAL if the output does not stream; once no
+ * buffer came back (-ETIMEDOUT, a failed VIDIOC_DQBUF), every later call
+ * fails with -EIO.
  */
 int fdif_vivid_show(struct fdif_vivid_feed *f, const uint8_t *picture);
 void fdif_vivid_feed_stop(struct fdif_vivid_feed *f);
