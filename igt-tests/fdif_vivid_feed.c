@@ -13,8 +13,8 @@
  * frames; with -e, one frame every MS milliseconds comes marked damaged
  * (V4L2_BUF_FLAG_ERROR), as a camera marks a frame it lost data of. Prints
  * "capture /dev/videoN" once the loop runs, then "show PICTURE" for the
- * first picture and at each switch, on stdout. Not a test: the camera tests and the camera demo
- * (scripts/demo.sh --camera) run it.
+ * first picture and at each switch, on stdout. Not a test: the camera
+ * tests and the camera demo (scripts/demo.sh --camera) run it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -64,22 +64,18 @@ static double since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* @path fitted into a @w x @h grey frame, malloc()ed */
+/*
+ * @path fitted into a @w x @h grey frame, malloc()ed; read as fdif-detect
+ * reads a photo (a JPEG decoded grey, reduced to what the frame needs)
+ */
 static int load(const char *path, unsigned int w, unsigned int h, uint8_t **frame)
 {
-	struct fdif_image img, gray;
+	struct fdif_image img;
 	struct fdif_frame_map map;
-	int err = fdif_image_load(path, &img);
+	int err = fdif_image_load_gray(path, w, h, &img, NULL);
 
 	if (err)
 		return err;
-	if (img.channels != 1) {
-		err = fdif_image_to_gray(&img, &gray);
-		fdif_image_free(&img);
-		if (err)
-			return err;
-		img = gray;
-	}
 	*frame = malloc((size_t)w * h);
 	err = *frame ? fdif_image_fit_frame(&img, *frame, w, h, w, &map) : -ENOMEM;
 	fdif_image_free(&img);

@@ -104,11 +104,11 @@ if [ ${#inputs[@]} -eq 0 ]; then
 	inputs=("$SAMPLE")
 fi
 
-# Each photo read on the host first, by the library the guest reads it
-# with (fdif-detect --check: as a search reads it; the camera's feeder
-# reads it with the same fdif_image_load() but fits it its own way), so a file that is no picture is named before
-# QEMU and the kernel are built or the guest booted. fdif-detect searches
-# the others; the camera shows all of them or none.
+# Each photo read on the host first (fdif-detect --check), by the library
+# and the way fdif-detect and the camera's feeder read it in the guest,
+# so a file that is no picture is named before QEMU and the kernel are
+# built or the guest booted. fdif-detect searches the others; the camera
+# shows all of them or none.
 meson_build
 readable=()
 unreadable=0
