@@ -109,6 +109,31 @@ kconfig_check() {
 	return $missing
 }
 
+# apt_update: apt-get update, tried again after a pause when it fails: a
+# Debian mirror being synced serves index files of the wrong size for a
+# while ("File has unexpected size ... Mirror sync in progress?"), which
+# should cost a build minutes, not its result. Four tries, the pauses
+# FDIF_APT_RETRY_WAIT seconds (default 15), then twice and four times
+# that; apt-get's own messages stay on stderr. Returns 1 if every try
+# failed: apt keeps the lists that did download, and the lists count as
+# fresh all the same (the next call would only fail the same way).
+apt_update() {
+	local try wait=${FDIF_APT_RETRY_WAIT:-15}
+	for try in 1 2 3 4; do
+		if as_root apt-get update -qq; then
+			touch "$FDIF_CACHE/.apt-updated"
+			return 0
+		fi
+		[ "$try" -lt 4 ] || break
+		progress "apt-get update failed (try $try of 4); again in ${wait}s"
+		sleep "$wait"
+		wait=$((wait * 2))
+	done
+	touch "$FDIF_CACHE/.apt-updated"
+	echo "fdif: apt-get update failed 4 times (its messages are above)" >&2
+	return 1
+}
+
 # apt_ensure PKG...: install the packages that are not installed yet.
 apt_ensure() {
 	local missing=() p
@@ -120,11 +145,22 @@ apt_ensure() {
 	progress "installing ${missing[*]} (apt-get)"
 	if [ ! -f "$FDIF_CACHE/.apt-updated" ] ||
 	   [ -n "$(find "$FDIF_CACHE/.apt-updated" -mmin +360)" ]; then
-		as_root apt-get update -qq
-		touch "$FDIF_CACHE/.apt-updated"
+		# a list that would not download (one architecture's, say)
+		# need not be one these packages come from
+		apt_update ||
+			progress "installing from the package lists that did download"
 	fi
+	# lists a day old can name packages a mirror has replaced: once more
+	# with fresh ones
+	apt_install "${missing[@]}" && return 0
+	progress "apt-get install failed; once more with fresh package lists"
+	apt_update
+	apt_install "${missing[@]}"
+}
+
+apt_install() {
 	as_root env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+		apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # apt_fetch DIR ARGS...: apt-get -qq ARGS (download, source --download-only)
@@ -167,8 +203,7 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-	as_root apt-get update -qq
-	touch "$FDIF_CACHE/.apt-updated"
+	apt_update || progress "going on with the package lists that did download"
 }
 
 # hash_inputs PATH...: one short hash over the contents and names of files.
