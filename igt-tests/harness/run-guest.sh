@@ -72,15 +72,21 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 apt_ensure "${GUEST_ARM64_PKGS[@]}"
 # the same for the 32-bit build of the uAPI, library and CLI suites (armhf,
-# as OMAP4 boards run them; the arm64 kernel runs them through COMPAT)
-GUEST_ARMHF_PKGS=(gcc-arm-linux-gnueabihf file libdrm-dev:armhf libpng-dev:armhf
-	libjpeg62-turbo-dev:armhf zlib1g-dev:armhf libjson-c-dev:armhf libexif-dev:armhf)
+# as OMAP4 boards run them; the arm64 kernel runs them through COMPAT):
+# the cross toolchain and its C library; the other libraries' armhf .debs
+# are unpacked, not installed (armhf-root.sh), and the armhf package
+# lists are for those and busybox
+GUEST_ARMHF_PKGS=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross file)
 if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 	progress "enabling the armhf architecture in dpkg (for 32-bit guest packages)"
 	as_root dpkg --add-architecture armhf
 	rm -f "$FDIF_CACHE/.apt-updated"
 fi
 apt_ensure "${GUEST_ARMHF_PKGS[@]}"
+[ -n "$(ls /var/lib/apt/lists/*_binary-armhf_Packages* 2>/dev/null)" ] || apt_update ||
+	die "run-guest.sh: no armhf package lists"
+armhf_root="$("$FDIF_ROOT/igt-tests/harness/armhf-root.sh")" ||
+	die "run-guest.sh: the armhf libraries could not be unpacked"
 # GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
 # fdif_gst): the multiarch runtime and core development packages; the
 # plugins-base development files, not multi-arch, come unpacked from
@@ -151,9 +157,17 @@ hb="$FDIF_BUILD/guest-armhf"
 hdr="$FDIF_CACHE/kernel/armhf-headers-$(basename "$ksrc")"
 make -s -C "$ksrc" O="$hdr" ARCH=arm headers_install >/dev/null ||
 	die "run-guest.sh: ARCH=arm headers_install failed"
+# the cross file's libraries: the unpacked armhf ones (jconfig.h is in
+# the triplet's include folder, which no .pc file names)
+root_ini="$FDIF_BUILD/guest-armhf-root.ini"
+printf "[properties]\npkg_config_libdir = ['%s']\n[built-in options]\nc_args = ['-isystem', '%s']\n" \
+	"$armhf_root/usr/lib/arm-linux-gnueabihf/pkgconfig" \
+	"$armhf_root/usr/include/arm-linux-gnueabihf" > "$root_ini.new"
+cmp -s "$root_ini.new" "$root_ini" || { mv "$root_ini.new" "$root_ini"; rm -rf "$hb"; }
+rm -f "$root_ini.new"
 if [ ! -f "$hb/build.ninja" ]; then
 	meson setup "$hb" "$FDIF_ROOT" -Dguest=true \
-		--cross-file "$FDIF_ROOT/igt-tests/harness/armhf.ini" \
+		--cross-file "$FDIF_ROOT/igt-tests/harness/armhf.ini" --cross-file "$root_ini" \
 		-Dkernel_headers="$hdr/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null ||
 		die "run-guest.sh: meson setup of $hb failed (see its meson-logs)"
