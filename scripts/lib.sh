@@ -267,8 +267,8 @@ meson_build() {
 }
 
 # run_logged LOG CMD...: CMD with its stdout into LOG and its stderr both
-# into LOG and onto ours, the lines in about the order written (both append to
-# LOG, emptied first); returns CMD's exit status.
+# into LOG and onto ours, the lines in about the order written (both
+# append to LOG, emptied first); returns CMD's exit status.
 run_logged() {
 	local log=$1 rc
 	shift

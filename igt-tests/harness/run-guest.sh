@@ -83,8 +83,13 @@ if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 	rm -f "$FDIF_CACHE/.apt-updated"
 fi
 apt_ensure "${GUEST_ARMHF_PKGS[@]}"
-[ -n "$(ls /var/lib/apt/lists/*_binary-armhf_Packages* 2>/dev/null)" ] || apt_update ||
-	die "run-guest.sh: no armhf package lists"
+# (an architecture just added has none until an update; one that fails
+# may still bring the lists the downloads need)
+armhf_lists() { [ -n "$(ls /var/lib/apt/lists/*_binary-armhf_Packages* 2>/dev/null)" ]; }
+if ! armhf_lists; then
+	apt_update || true
+	armhf_lists || die "run-guest.sh: no armhf package lists (apt-get update failed, above)"
+fi
 armhf_root="$("$FDIF_ROOT/igt-tests/harness/armhf-root.sh")" ||
 	die "run-guest.sh: the armhf libraries could not be unpacked"
 # GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
