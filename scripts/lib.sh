@@ -154,7 +154,7 @@ apt_ensure() {
 	# with fresh ones
 	apt_install "${missing[@]}" && return 0
 	progress "apt-get install failed; once more with fresh package lists"
-	apt_update
+	apt_update || true
 	apt_install "${missing[@]}"
 }
 
