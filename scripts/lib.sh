@@ -117,20 +117,34 @@ kconfig_check() {
 # that; apt-get's own messages stay on stderr. Returns 1 if every try
 # failed: apt keeps the lists that did download, and the lists count as
 # fresh all the same (the next call would only fail the same way).
+# Those pauses are paid once per run: after an update that failed every
+# try, the file $FDIF_APT_FAILED says so (scripts/test.sh points it into
+# the run's results, so each run starts without it; for the other
+# commands it is in $FDIF_BUILD and counts for two hours), and later
+# updates of the same run try once, without a pause.
+FDIF_APT_FAILED="${FDIF_APT_FAILED:-$FDIF_BUILD/.apt-update-failed}"
+export FDIF_APT_FAILED
 apt_update() {
-	local try wait=${FDIF_APT_RETRY_WAIT:-15}
-	for try in 1 2 3 4; do
+	local try tries=4 wait=${FDIF_APT_RETRY_WAIT:-15}
+	[ -z "$(find "$FDIF_APT_FAILED" -mmin -120 2>/dev/null)" ] || tries=1
+	for try in $(seq "$tries"); do
 		if as_root apt-get update -qq; then
 			touch "$FDIF_CACHE/.apt-updated"
+			rm -f "$FDIF_APT_FAILED"
 			return 0
 		fi
-		[ "$try" -lt 4 ] || break
-		progress "apt-get update failed (try $try of 4); again in ${wait}s"
+		[ "$try" -lt "$tries" ] || break
+		progress "apt-get update failed (try $try of $tries); again in ${wait}s"
 		sleep "$wait"
 		wait=$((wait * 2))
 	done
 	touch "$FDIF_CACHE/.apt-updated"
-	echo "fdif: apt-get update failed 4 times (its messages are above)" >&2
+	if [ "$tries" -eq 1 ]; then
+		echo "fdif: apt-get update failed again (it failed 4 times earlier in this run; not retried)" >&2
+	else
+		echo "fdif: apt-get update failed 4 times (its messages are above)" >&2
+	fi
+	mkdir -p "$(dirname "$FDIF_APT_FAILED")" && touch "$FDIF_APT_FAILED"
 	return 1
 }
 

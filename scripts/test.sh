@@ -30,6 +30,9 @@
 . "$(dirname "$0")/lib.sh"
 
 RESULTS="$FDIF_BUILD/results"
+# a failed apt-get update is retried with pauses once per run, not once
+# per stage or script (apt_update, scripts/lib.sh)
+export FDIF_APT_FAILED="$RESULTS/apt-update-failed"
 TESTDATA="$FDIF_ROOT/testdata"
 
 # stage_build: everything later stages build, so their limits can be short

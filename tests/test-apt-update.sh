@@ -3,7 +3,9 @@
 # when it fails, as a Debian mirror in the middle of a sync makes it fail
 # for a while ("File has unexpected size ... Mirror sync in progress?");
 # after four tries it installs from the lists that did download, and a
-# failed install is tried once more after an update. apt-get and dpkg-query here are stand-ins on PATH: the
+# failed install is tried once more after an update. The pauses are paid
+# once per run: a later update of the same run, after one that failed
+# every try, is tried once. apt-get and dpkg-query here are stand-ins on PATH: the
 # update fails as often as told, no package is installed. What is tested
 # is the wrapper, not apt. TAP. Usage: test-apt-update.sh SOURCE_ROOT
 root="$(realpath "$1")"
@@ -29,14 +31,18 @@ FAKE
 printf '#!/bin/sh\nexit 1\n' > "$tmp/bin/dpkg-query"
 chmod +x "$tmp/bin/apt-get" "$tmp/bin/dpkg-query"
 n=0 fail=0
-# run UPDATE_FAILS INSTALL_FAILS: apt_ensure frobnicate with a new cache
-# (so it updates first); its output in $out, apt-get's calls in $calls
+# run UPDATE_FAILS INSTALL_FAILS [THEN]: apt_ensure frobnicate with a new
+# cache (so it updates first), then the shell command THEN; its output in
+# $out, apt-get's calls in $calls. A run's record of a failed update
+# ($FDIF_APT_FAILED) is left alone unless KEEP_STAMP is unset.
 run() {
 	rm -rf "$tmp/cache" "$tmp/calls"
+	[ -n "${KEEP_STAMP:-}" ] || rm -f "$tmp/run-apt-failed"
 	out="$(PATH="$tmp/bin:$PATH" FAKE_CALLS="$tmp/calls" FAKE_UPDATE_FAILS=$1 \
 		FAKE_INSTALL_FAILS=$2 FDIF_APT_RETRY_WAIT=0 FDIF_CACHE="$tmp/cache" \
+		FDIF_APT_FAILED="$tmp/run-apt-failed" \
 		FDIF_BUILD="$tmp/build" bash -c ". '$root/scripts/lib.sh' &&
-		as_root() { \"\$@\"; } && apt_ensure frobnicate" 2>&1)"
+		as_root() { \"\$@\"; } && apt_ensure frobnicate && ${3:-:}" 2>&1)"
 	rc=$?
 	calls=$(tr '\n' ' ' < "$tmp/calls" 2>/dev/null)
 }
@@ -45,7 +51,7 @@ result() { # result NAME OK
 	if [ "$2" = 1 ]; then echo "ok $n - $1"; else
 		echo "not ok $n - $1 (exit $rc, apt-get: $calls; $out)"; fail=1; fi
 }
-echo "1..6"
+echo "1..9"
 run 0 0
 result "an update that works is run once" \
 	"$([ $rc -eq 0 ] && [ "$calls" = "update install " ] && echo 1)"
@@ -66,4 +72,15 @@ run 0 9
 result "an install that keeps failing fails, with apt-get's reason" \
 	"$([ $rc -ne 0 ] && [ "$calls" = "update install update install " ] &&
 	   grep -qF 'Hash Sum mismatch' <<<"$out" && echo 1)"
+run 9 0 'apt_update || :; apt_update || :'
+result "after an update failed 4 times, later ones in the run are tried once" \
+	"$([ "$calls" = "update update update update install update update " ] &&
+	   [ "$(grep -c 'not retried' <<<"$out")" = 2 ] && echo 1)"
+KEEP_STAMP=1 run 9 0
+result "... and so is the next script's first update in that run" \
+	"$([ $rc -eq 0 ] && [ "$calls" = "update install " ] && echo 1)"
+touch -d '3 hours ago' "$tmp/run-apt-failed"
+KEEP_STAMP=1 run 9 0
+result "a record older than two hours is another run's: 4 tries again" \
+	"$([ $rc -eq 0 ] && [ "$calls" = "update update update update install " ] && echo 1)"
 exit $fail
