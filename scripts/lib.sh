@@ -44,25 +44,31 @@ as_root() {
 
 # run_limited LIMIT CMD...: run CMD with a time limit, and leave nothing
 # of it behind. CMD runs in a process group of its own (timeout's, without
-# --foreground) and, where this machine lets us make one, in a cgroup v2 of
-# its own, which also holds what it started in another session or process
-# group (a guest's QEMU, a sleeper). At the limit the group gets TERM, and
-# KILL 10 s later; and when CMD ends, by itself or so, everything still in
-# its cgroup or process group is killed. Returns CMD's exit status, or 124
-# (137) when the limit stopped it. An interrupt (Ctrl-C) of the caller
-# stops it too (run_limited_stop, from the caller's trap).
-RUN_LIMITED_CG= RUN_LIMITED_PGID=
+# --foreground), with a tag of its own in its environment
+# (FDIF_STAGE_TAG), which every process it starts inherits, in another
+# session or process group too (a guest's QEMU, a sleeper after setsid);
+# and where this machine lets us make one, in a cgroup v2 of its own as
+# well. At the limit the group gets TERM, and KILL 10 s later; and when
+# CMD ends, by itself or so, everything still in its cgroup, its process
+# group or carrying its tag is killed. Only a process that clears its own
+# environment and leaves the group (sudo, env -i with setsid) escapes the
+# tag; the cgroup, where there is one, holds that too. Returns CMD's exit
+# status, or 124 (137) when the limit stopped it. An interrupt (Ctrl-C)
+# of the caller stops it too (run_limited_stop, from the caller's trap).
+# FDIF_NO_CGROUP=1 leaves the cgroup out (the tests show the rest holds).
+RUN_LIMITED_CG= RUN_LIMITED_PGID= RUN_LIMITED_TAG=
 run_limited() {
 	local limit=$1 mnt rel rc=0
 	shift
 	RUN_LIMITED_CG=
+	RUN_LIMITED_TAG="fdif-stage-$$-$RANDOM$RANDOM"
 	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts 2>/dev/null)
 	rel=$(sed -n 's/^0:://p' /proc/self/cgroup 2>/dev/null)
-	if [ -n "$mnt" ] && [ -w "$mnt${rel%/}" ]; then
+	if [ -z "${FDIF_NO_CGROUP:-}" ] && [ -n "$mnt" ] && [ -w "$mnt${rel%/}" ]; then
 		RUN_LIMITED_CG="$mnt${rel%/}/fdif-stage-$$-$RANDOM"
 		mkdir "$RUN_LIMITED_CG" 2>/dev/null || RUN_LIMITED_CG=
 	fi
-	timeout -k 10 "$limit" bash -c \
+	FDIF_STAGE_TAG=$RUN_LIMITED_TAG timeout -k 10 "$limit" bash -c \
 		'[ -z "$1" ] || echo $$ > "$1/cgroup.procs" 2>/dev/null; shift; exec "$@"' \
 		fdif-limited "$RUN_LIMITED_CG" "$@" &
 	RUN_LIMITED_PGID=$!
@@ -71,9 +77,21 @@ run_limited() {
 	return "$rc"
 }
 
+# run_limited_tagged TAG: the processes whose environment has
+# FDIF_STAGE_TAG=TAG (/proc/PID/environ: NUL-separated)
+run_limited_tagged() {
+	local f pid
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/} && pid=${pid%/environ}
+		[ "$pid" != "$BASHPID" ] || continue
+		grep -qzx -F "FDIF_STAGE_TAG=$1" "$f" 2>/dev/null && echo "$pid"
+	done
+	return 0
+}
+
 # run_limited_stop: kill what run_limited's command left running.
 run_limited_stop() {
-	local i
+	local i pids
 	if [ -n "$RUN_LIMITED_PGID" ]; then
 		kill -KILL -- "-$RUN_LIMITED_PGID" 2>/dev/null || true
 	fi
@@ -90,7 +108,17 @@ run_limited_stop() {
 		done
 		rmdir "$RUN_LIMITED_CG" 2>/dev/null || true
 	fi
-	RUN_LIMITED_PGID= RUN_LIMITED_CG=
+	if [ -n "$RUN_LIMITED_TAG" ]; then
+		# (a process that forks while it is killed: look again)
+		for i in $(seq 20); do
+			pids=$(run_limited_tagged "$RUN_LIMITED_TAG")
+			[ -n "$pids" ] || break
+			# shellcheck disable=SC2086
+			kill -KILL $pids 2>/dev/null || true
+			sleep 0.1
+		done
+	fi
+	RUN_LIMITED_PGID= RUN_LIMITED_CG= RUN_LIMITED_TAG=
 	return 0
 }
 
