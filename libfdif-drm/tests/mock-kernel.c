@@ -347,6 +347,8 @@ static int fake_submit(struct drm_fdif_submit *s)
 		if (!k.busy)
 			write_result(&jobs[i], jobs[i].seqno);
 	}
+	if (k.submitted)
+		k.submitted(jobs, s->job_count);
 	return 0;
 }
 

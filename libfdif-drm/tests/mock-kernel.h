@@ -75,6 +75,12 @@ struct mock_kernel {
 	unsigned int wait_sleep_ms;
 	unsigned int blocking_waits;
 	int64_t min_block_deadline, max_block_deadline;
+	/*
+	 * Called with each submission the fake kernel accepted (its jobs, with
+	 * their seqnos), under mock_lock: a test's record of every job, not
+	 * only the last submission's (k.jobs). NULL: none.
+	 */
+	void (*submitted)(const struct drm_fdif_job *jobs, unsigned int count);
 };
 
 extern struct mock_kernel k;

@@ -12,7 +12,10 @@
  * the faces every job finds, "cx,cy,size,confidence[,height]" in the
  * device's 320x240 frame (size: the box's width; height, if given,
  * makes it a rectangle), separated by ';' (at most 4; empty or unset:
- * none).
+ * none). FDIF_MOCK_LOG names a file to which every job the fake kernel
+ * accepted is appended, one line each (submit N job J: handle, imported,
+ * offset, stride, size, directions, min size, threshold, ROI), so that a
+ * test can check what a program asked the device for.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,6 +28,27 @@
 
 static dev_t dev_dev;
 static ino_t dev_ino;
+static FILE *log_file;		/* $FDIF_MOCK_LOG */
+
+/* every job accepted, one line each (under mock_lock) */
+static void log_submitted(const struct drm_fdif_job *jobs, unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		const struct drm_fdif_job *j = &jobs[i];
+		const struct drm_fdif_plane *p = &j->picture.planes[0];
+
+		fprintf(log_file, "submit %u job %u: handle=%u imported=%d offset=%u stride=%u "
+			"size=%ux%u directions=%u min=%ux%u threshold=%u roi=%u,%u,%u,%u\n",
+			k.submits, i, p->handle,
+			p->handle && p->handle <= MAX_BOS ? k.bo[p->handle - 1].imported : -1,
+			p->offset, p->stride, j->picture.width, j->picture.height, j->directions,
+			j->min_width, j->min_height, j->threshold, j->roi.x, j->roi.y,
+			j->roi.width, j->roi.height);
+	}
+	fflush(log_file);
+}
 
 static int no_device(int fd)
 {
@@ -59,9 +83,18 @@ static void parse_faces(const char *s)
 __attribute__((constructor)) static void mock_init(void)
 {
 	const char *path = getenv("FDIF_MOCK_DEVICE");
+	const char *log = getenv("FDIF_MOCK_LOG");
 	struct stat st;
 
 	k.fd = -1;
+	if (log && *log) {
+		log_file = fopen(log, "ae");
+		if (!log_file) {
+			perror(log);
+			exit(99);
+		}
+		k.submitted = log_submitted;
+	}
 	k.is_device = no_device;	/* not asked for: no device at all */
 	if (!path || !*path)
 		return;
