@@ -8,12 +8,16 @@
  * message and the ROI metas; dma-bufs in the device's layout are
  * imported, not copied; a failed, lost or hung job is a GStreamer error.
  *
- * The mock's state (struct mock_kernel k) is reached with dlsym(), so the
- * mock tests skip when it is not preloaded (see meson.build for the
- * environment).
+ * The mock's state (struct mock_kernel k) is reached with dlsym(): what
+ * the element submitted (threshold, minimum size, the frame's BO and
+ * offset) and the frame a copy put in its BO are read there. The mock
+ * tests skip when it is not preloaded and not asked for; with
+ * $FDIF_MOCK_DEVICE set (meson's environment) and no fake kernel in the
+ * process, they fail.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,7 +40,14 @@ static gboolean
 need_mock (void)
 {
   if (!mk || !mock_device) {
-    g_test_skip ("the fake kernel is not preloaded (LD_PRELOAD, FDIF_MOCK_DEVICE)");
+    if (mock_device) {
+      /* asked for (meson sets both): a preload that did not load is a failure */
+      g_test_message ("FDIF_MOCK_DEVICE is set, but the fake kernel is not in this "
+          "process (LD_PRELOAD=%s)", g_getenv ("LD_PRELOAD"));
+      g_test_fail ();
+    } else {
+      g_test_skip ("the fake kernel is not preloaded (LD_PRELOAD, FDIF_MOCK_DEVICE)");
+    }
     return FALSE;
   }
   pthread_mutex_lock (mk_lock);
@@ -59,6 +70,51 @@ mk_get (const unsigned int *field)
   v = *field;
   pthread_mutex_unlock (mk_lock);
   return v;
+}
+
+/* The last submission's first job, as the fake kernel took it */
+static struct drm_fdif_job
+mk_last_job (void)
+{
+  struct drm_fdif_job j;
+
+  pthread_mutex_lock (mk_lock);
+  g_assert_cmpuint (mk->job_count, >, 0);
+  j = mk->jobs[0];
+  pthread_mutex_unlock (mk_lock);
+  return j;
+}
+
+/* BO @handle is open in the fake kernel, and was imported from a dma-buf */
+static void
+mk_bo_state (guint32 handle, gboolean * live, gboolean * imported)
+{
+  g_assert_cmpuint (handle, >, 0);
+  g_assert_cmpuint (handle, <=, MAX_BOS);
+  pthread_mutex_lock (mk_lock);
+  *live = mk->bo[handle - 1].live;
+  *imported = mk->bo[handle - 1].imported;
+  pthread_mutex_unlock (mk_lock);
+}
+
+/*
+ * The frame a job reads: the 320x240 bytes at @offset of BO @handle, as
+ * the fake kernel holds them (a BO it made: a copy; it keeps no pixels of
+ * an imported dma-buf)
+ */
+static guint8 *
+mk_frame (guint32 handle, guint32 offset)
+{
+  guint8 *px = g_malloc (320 * 240);
+  off_t at;
+
+  pthread_mutex_lock (mk_lock);
+  g_assert_true (mk->bo[handle - 1].live);
+  g_assert_false (mk->bo[handle - 1].imported);
+  at = (off_t) (mk->bo[handle - 1].off + offset);
+  g_assert_cmpint (pread (mk->fd, px, 320 * 240, at), ==, 320 * 240);
+  pthread_mutex_unlock (mk_lock);
+  return px;
 }
 
 /* BOs the fake kernel has imported from dma-bufs and not closed */
@@ -360,6 +416,19 @@ check_face (const GValue * faces, guint i, guint x, guint y, guint w, guint h)
   g_assert_cmpuint (v, ==, h);
 }
 
+/* face @i's confidence and angle in the message */
+static void
+check_face_fields (const GValue * faces, guint i, guint confidence, guint angle)
+{
+  const GstStructure *f = gst_value_get_structure (gst_value_list_get_value (faces, i));
+  guint v;
+
+  g_assert_true (gst_structure_get_uint (f, "confidence", &v));
+  g_assert_cmpuint (v, ==, confidence);
+  g_assert_true (gst_structure_get_uint (f, "angle", &v));
+  g_assert_cmpuint (v, ==, angle);
+}
+
 static void
 check_roi (GstBuffer * b, guint x, guint y, guint w, guint h)
 {
@@ -433,8 +502,18 @@ test_mock_copy (void)
     check_roi (b, 280, 200, 80, 80);
     /* display: the box's outline drawn, its inside left alone */
     g_assert_true (gst_buffer_map (b, &mi, GST_MAP_READ));
-    g_assert_cmpuint (mi.data[200 * 640 + 300], ==, 255);
+    g_assert_cmpuint (mi.data[200 * 640 + 300], ==, 255);	/* top */
+    g_assert_cmpuint (mi.data[201 * 640 + 300], ==, 255);
+    g_assert_cmpuint (mi.data[202 * 640 + 300], ==, 0x40);
     g_assert_cmpuint (mi.data[279 * 640 + 281], ==, 255);
+    g_assert_cmpuint (mi.data[279 * 640 + 320], ==, 255);	/* bottom */
+    g_assert_cmpuint (mi.data[278 * 640 + 320], ==, 255);
+    g_assert_cmpuint (mi.data[277 * 640 + 320], ==, 0x40);
+    g_assert_cmpuint (mi.data[240 * 640 + 280], ==, 255);	/* left */
+    g_assert_cmpuint (mi.data[240 * 640 + 359], ==, 255);	/* right */
+    g_assert_cmpuint (mi.data[240 * 640 + 358], ==, 255);
+    g_assert_cmpuint (mi.data[240 * 640 + 357], ==, 0x40);
+    g_assert_cmpuint (mi.data[240 * 640 + 360], ==, 0x40);
     g_assert_cmpuint (mi.data[240 * 640 + 320], ==, 0x40);
     g_assert_cmpuint (mi.data[10 * 640 + 10], ==, 0x40);
     gst_buffer_unmap (b, &mi);
@@ -745,6 +824,31 @@ test_mock_min_size (void)
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
   g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT));
+  run_stop (&r);
+
+  /* each bound on its own: the 80x80 box is lower than 100, then narrower */
+  run_start (&r, 640, 480, "min-size-height=100");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 0);
+  gst_message_unref (msg);
+  run_stop (&r);
+  run_start (&r, 640, 480, "min-size-width=81 min-size-height=80");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 0);
+  gst_message_unref (msg);
+  run_stop (&r);
+  /* exactly the box's size: kept */
+  run_start (&r, 640, 480, "min-size-width=80 min-size-height=80");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 1);
+  check_face (faces, 0, 280, 200, 80, 80);
+  gst_message_unref (msg);
   run_stop (&r);
 }
 
@@ -1373,6 +1477,8 @@ test_mock_flush_hung (void)
   GstSegment seg;
   GstDebugLevel old;
   gint warnings = 0;
+  guint32 hung_bo;
+  gboolean live, imported;
 
   if (!need_mock ())
     return;
@@ -1381,8 +1487,16 @@ test_mock_flush_hung (void)
   gst_debug_add_log_function (warning_count_log, &warnings, NULL);
   mk_hang (1);
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  hung_bo = mk_last_job ().picture.planes[0].handle;
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  /*
+   * the frame's BO, which its hung job may still read, is closed, not
+   * kept for the next frame's copy
+   */
+  mk_bo_state (hung_bo, &live, &imported);
+  g_assert_false (imported);
+  g_assert_false (live);
   /* the count works: one warning of the test's own */
   gst_debug_log (find_category ("fdiffacedetect"), GST_LEVEL_WARNING, __FILE__, G_STRFUNC,
       __LINE__, NULL, "the test's own");
@@ -1713,6 +1827,561 @@ test_mock_short_buffer (void)
   run_stop (&r);
 }
 
+/*
+ * What the element asked the device for, read from the fake kernel's
+ * record of the submission: the threshold (-1: the device's recommended,
+ * 5 on the OMAP4; any other value as it is, up to the device's largest)
+ * and the device's minimum face size, the largest of its sizes (20, 25,
+ * 32, 40 frame pixels) not above min-size-width/-height (the larger of
+ * the two) scaled into the device's frame; a copied frame from a BO of
+ * the device's own at offset 0.
+ */
+static void
+submitted_with (guint width, guint height, const char *props, guint threshold,
+    guint min_size)
+{
+  struct drm_fdif_job j;
+  gboolean live, imported;
+  struct run r;
+
+  run_start (&r, width, height, props);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (width, height, 0)), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  g_test_message ("%ux%u %s: threshold %u, min %ux%u", width, height, props ? props : "",
+      j.threshold, j.min_width, j.min_height);
+  g_assert_cmpuint (mk_get (&mk->job_count), ==, 1);
+  g_assert_cmpuint (j.threshold, ==, threshold);
+  g_assert_cmpuint (j.min_width, ==, min_size);
+  g_assert_cmpuint (j.min_height, ==, min_size);
+  g_assert_cmpuint (j.directions, ==, 1);	/* up */
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 0);
+  g_assert_cmpuint (j.picture.planes[0].stride, ==, 320);
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (live);
+  g_assert_false (imported);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  run_stop (&r);
+}
+
+static void
+test_mock_threshold (void)
+{
+  if (!need_mock ())
+    return;
+  submitted_with (320, 240, NULL, 5, 20);
+  submitted_with (320, 240, "threshold=7", 7, 20);
+  submitted_with (320, 240, "threshold=0", 0, 20);
+  submitted_with (320, 240, "threshold=9", 9, 20);	/* the device's largest */
+}
+
+static void
+test_mock_min_size_device (void)
+{
+  if (!need_mock ())
+    return;
+  /* 640x480: halved into the frame */
+  submitted_with (640, 480, "min-size-width=100 min-size-height=100", 5, 40);
+  submitted_with (640, 480, "min-size-width=60", 5, 25);
+  submitted_with (640, 480, "min-size-height=64", 5, 32);
+  submitted_with (640, 480, "min-size-width=30 min-size-height=48", 5, 20);
+  /* 320x240: as they are */
+  submitted_with (320, 240, "min-size-width=39 threshold=3", 3, 32);
+  submitted_with (320, 240, "min-size-width=40", 5, 40);
+  submitted_with (320, 240, "min-size-width=19", 5, 20);	/* below the smallest */
+}
+
+/* A @size byte memfd "dma-buf" holding @fill, PTS frame @n */
+static GstBuffer *
+dmabuf_filled (GstAllocator * alloc, gsize size, guint8 fill, guint64 n)
+{
+  GstBuffer *b = dmabuf_buffer (alloc, size, n);
+
+  gst_buffer_memset (b, 0, fill, size);
+  return b;
+}
+
+/*
+ * The imported frame's BO and offset as the job has them: the dma-buf's
+ * own BO (imported, the same for the same dma-buf), the frame's offset
+ * in it (the memory's offset, plus the video meta's), the device's stride.
+ */
+static void
+test_mock_import_submitted (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  struct drm_fdif_job j;
+  gboolean live, imported;
+  GstBuffer *b, *keep;
+  guint32 first;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "display=false threshold=6");
+  keep = dmabuf_buffer (alloc, 320 * 240 + 64, 0);
+  gst_buffer_resize (keep, 32, 320 * 240);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (keep)), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  first = j.picture.planes[0].handle;
+  mk_bo_state (first, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 32);
+  g_assert_cmpuint (j.picture.planes[0].stride, ==, 320);
+  g_assert_cmpuint (j.threshold, ==, 6);
+  /* the same dma-buf again: the same BO */
+  b = gst_buffer_copy (keep);
+  GST_BUFFER_PTS (b) = GST_SECOND / 30;
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  g_assert_cmpuint (j.picture.planes[0].handle, ==, first);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 32);
+  /* another dma-buf, its frame at 96: another BO */
+  b = dmabuf_buffer (alloc, 320 * 240 + 96, 2);
+  gst_buffer_resize (b, 96, 320 * 240);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  g_assert_cmpuint (j.picture.planes[0].handle, !=, first);
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 96);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 3);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  run_stop (&r);
+  gst_buffer_unref (keep);
+  gst_object_unref (alloc);
+}
+
+/* The frame at 320x240 must be all @v (rows 0..@rows-1); *@bad the first that is not */
+static gboolean
+frame_is (const guint8 * px, guint rows, guint8 v, guint * bad)
+{
+  guint i;
+
+  for (i = 0; i < 320 * rows; i++)
+    if (px[i] != v) {
+      *bad = i;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/*
+ * A GstVideoMeta gives the frame's layout in the buffer, not the caps:
+ * a dma-buf whose meta puts the frame 64 bytes in, stride 320, is
+ * imported at 64; one whose meta gives a padded stride (384) cannot be
+ * read by the device (which takes 320) and is copied, row by row at that
+ * stride: none of the padding (0xff) in the device's frame.
+ */
+static void
+test_mock_video_meta (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 64 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 320 };
+  struct drm_fdif_job j;
+  gboolean live, imported;
+  GstMessage *msg;
+  GstMapInfo mi;
+  GstBuffer *b;
+  guint8 *px;
+  guint y, bad = 0;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "display=false");
+  b = dmabuf_filled (alloc, 320 * 240 + 64, 0x40, 0);
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
+      320, 240, 1, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 64);
+
+  /* rows of 320 bytes of 0x40 and 64 of padding, 0xff */
+  b = dmabuf_filled (alloc, 384 * 240, 0xff, 1);
+  g_assert_true (gst_buffer_map (b, &mi, GST_MAP_WRITE));
+  for (y = 0; y < 240; y++)
+    memset (mi.data + y * 384, 0x40, 320);
+  gst_buffer_unmap (b, &mi);
+  offset[0] = 0;
+  stride[0] = 384;
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY8,
+      320, 240, 1, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_false (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 0);
+  px = mk_frame (j.picture.planes[0].handle, 0);
+  if (!frame_is (px, 240, 0x40, &bad))
+    g_test_message ("frame byte %u (row %u) is 0x%02x", bad, bad / 320, px[bad]);
+  g_assert_true (frame_is (px, 240, 0x40, &bad));
+  g_free (px);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  for (y = 0; y < 2; y++) {
+    check_face (next_faces (&r, &msg, y * GST_SECOND / 30), 0, 140, 100, 40, 40);
+    gst_message_unref (msg);
+  }
+  run_stop (&r);
+  gst_object_unref (alloc);
+}
+
+/*
+ * A padded stride from the caps: GRAY8 rows of 322 pixels are 324 bytes
+ * apart. The copy reads each row at its stride (no padding byte, 0xff, in
+ * the device's frame: 322x240 fitted into 320x239 of 0x40, the last row the
+ * letterbox's grey), and display draws at that stride too, leaving the
+ * padding alone.
+ */
+static void
+test_mock_padded_stride (void)
+{
+  GstVideoRegionOfInterestMeta *roi;
+  struct drm_fdif_job j;
+  GstMessage *msg;
+  GstMapInfo mi;
+  GstBuffer *b;
+  guint8 *px;
+  guint y, x, cx, bad = 0;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 322, 240, NULL);
+  b = gst_buffer_new_allocate (NULL, 324 * 240, NULL);
+  gst_buffer_memset (b, 0, 0xff, 324 * 240);
+  g_assert_true (gst_buffer_map (b, &mi, GST_MAP_WRITE));
+  for (y = 0; y < 240; y++)
+    memset (mi.data + y * 324, 0x40, 322);
+  gst_buffer_unmap (b, &mi);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  px = mk_frame (j.picture.planes[0].handle, 0);
+  if (!frame_is (px, 239, 0x40, &bad))
+    g_test_message ("frame byte %u (row %u) is 0x%02x", bad, bad / 320, px[bad]);
+  g_assert_true (frame_is (px, 239, 0x40, &bad));
+  g_assert_cmpuint (px[239 * 320 + 100], ==, 128);	/* the letterbox */
+  g_free (px);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  gst_message_unref (msg = gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT));
+  g_assert_nonnull (msg);
+
+  b = gst_harness_pull (r.h);
+  roi = gst_buffer_get_video_region_of_interest_meta (b);
+  g_assert_nonnull (roi);
+  g_test_message ("box %u,%u %ux%u", roi->x, roi->y, roi->w, roi->h);
+  g_assert_cmpuint (roi->w, >=, 40);
+  g_assert_cmpuint (roi->h, >=, 40);
+  g_assert_true (gst_buffer_map (b, &mi, GST_MAP_READ));
+  cx = roi->x + roi->w / 2;
+  /* the outline at 324 bytes a row: top, bottom, left, right */
+  g_assert_cmpuint (mi.data[roi->y * 324 + cx], ==, 255);
+  g_assert_cmpuint (mi.data[(roi->y + roi->h - 1) * 324 + cx], ==, 255);
+  g_assert_cmpuint (mi.data[(roi->y + roi->h / 2) * 324 + roi->x], ==, 255);
+  g_assert_cmpuint (mi.data[(roi->y + roi->h / 2) * 324 + roi->x + roi->w - 1], ==, 255);
+  g_assert_cmpuint (mi.data[(roi->y + roi->h / 2) * 324 + cx], ==, 0x40);
+  /* nothing else drawn, the padding untouched */
+  for (y = 0; y < 240; y++)
+    for (x = 0; x < 324; x++) {
+      gboolean edge = y >= roi->y && y < roi->y + roi->h && x >= roi->x &&
+          x < roi->x + roi->w && (y < roi->y + 2 || y >= roi->y + roi->h - 2 ||
+          x < roi->x + 2 || x >= roi->x + roi->w - 2);
+
+      if (mi.data[y * 324 + x] != (x >= 322 ? 0xff : edge ? 255 : 0x40))
+        g_error ("pixel %u,%u is 0x%02x", x, y, mi.data[y * 324 + x]);
+    }
+  gst_buffer_unmap (b, &mi);
+  gst_buffer_unref (b);
+  run_stop (&r);
+}
+
+/*
+ * display=false: the frames come out as they went in (a copied frame's
+ * pixels untouched), the faces still on them as metas
+ */
+static void
+test_mock_display_false (void)
+{
+  struct run r;
+  GstMessage *msg;
+  GstMapInfo mi;
+  GstBuffer *b;
+  gsize i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 640, 480, "display=false");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (640, 480, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  check_face (next_faces (&r, &msg, 0), 0, 280, 200, 80, 80);
+  gst_message_unref (msg);
+  b = gst_harness_pull (r.h);
+  check_roi (b, 280, 200, 80, 80);
+  g_assert_true (gst_buffer_map (b, &mi, GST_MAP_READ));
+  g_assert_cmpuint (mi.size, ==, 640 * 480);
+  for (i = 0; i < mi.size; i++)
+    if (mi.data[i] != 0x40)
+      g_error ("pixel %" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT " drawn: 0x%02x", i % 640,
+          i / 640, mi.data[i]);
+  gst_buffer_unmap (b, &mi);
+  gst_buffer_unref (b);
+  run_stop (&r);
+}
+
+/* The PTS of every "facedetect" message posted, as "0 2 4" (frames at 30/1) */
+static gchar *
+posted (struct run *r)
+{
+  GString *s = g_string_new ("");
+  GstMessage *m;
+  guint64 t;
+
+  while ((m = gst_bus_pop_filtered (r->bus, GST_MESSAGE_ELEMENT))) {
+    const GstStructure *st = gst_message_get_structure (m);
+
+    g_assert_true (gst_structure_has_name (st, "facedetect"));
+    g_assert_true (gst_structure_get_uint64 (st, "timestamp", &t));
+    g_string_append_printf (s, "%s%" G_GUINT64_FORMAT, s->len ? " " : "",
+        t / (GST_SECOND / 30));
+    gst_message_unref (m);
+  }
+  return g_string_free (s, FALSE);
+}
+
+/*
+ * Frames with a face, a face, none, none, a face (the fake kernel's faces
+ * when each is submitted): the messages each `updates` mode posts, as
+ * facedetect's; the metas are on the frames with a face whatever the mode.
+ */
+static void
+updates_mode (const char *mode, const char *want)
+{
+  static const guint faces[] = { 1, 1, 0, 0, 1 };
+  gchar *props = g_strdup_printf ("updates=%s", mode);
+  struct run r;
+  GstBuffer *b;
+  gchar *got;
+  guint i;
+
+  run_start (&r, 320, 240, props);
+  for (i = 0; i < G_N_ELEMENTS (faces); i++) {
+    pthread_mutex_lock (mk_lock);
+    mk->nfaces = faces[i];
+    pthread_mutex_unlock (mk_lock);
+    g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, i)), ==, GST_FLOW_OK);
+  }
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  got = posted (&r);
+  g_test_message ("updates=%s: messages for frames '%s'", mode, got);
+  g_assert_cmpstr (got, ==, want);
+  for (i = 0; i < G_N_ELEMENTS (faces); i++) {
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    if (faces[i])
+      check_roi (b, 140, 100, 40, 40);
+    else
+      g_assert_null (gst_buffer_get_video_region_of_interest_meta (b));
+    gst_buffer_unref (b);
+  }
+  g_free (got);
+  g_free (props);
+  run_stop (&r);
+  pthread_mutex_lock (mk_lock);
+  mk->nfaces = 1;
+  pthread_mutex_unlock (mk_lock);
+}
+
+static void
+test_mock_updates (void)
+{
+  if (!need_mock ())
+    return;
+  updates_mode ("every_frame", "0 1 2 3 4");
+  updates_mode ("on_change", "0 2 4");
+  updates_mode ("on_face", "0 1 4");
+  updates_mode ("none", "");
+}
+
+/*
+ * updates=on_change across a flush (a seek): what was seen before it is
+ * forgotten, so the first frame after it with a face posts, though the
+ * last frame before it had one too
+ */
+static void
+test_mock_updates_flush (void)
+{
+  struct run r;
+  GstSegment seg;
+  gchar *got;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "updates=on_change");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);	/* frame 1 held */
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_start ()));
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 3)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  got = posted (&r);
+  g_assert_cmpstr (got, ==, "0 2");
+  g_free (got);
+  run_stop (&r);
+}
+
+/*
+ * A segment that does not start at 0 (a seek to 1 s, the stream's time
+ * 2 s there, 5 s of running time before it): the message's running-time
+ * and stream-time are the segment's, the timestamp the buffer's PTS.
+ */
+static void
+test_mock_segment (void)
+{
+  struct run r;
+  GstSegment seg;
+  GstMessage *msg;
+  const GstStructure *s;
+  GstBuffer *b;
+  guint64 t;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.start = GST_SECOND;
+  seg.position = GST_SECOND;
+  seg.time = 2 * GST_SECOND;
+  seg.base = 5 * GST_SECOND;
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_segment (&seg)));
+  for (i = 0; i < 2; i++) {
+    b = gray_buffer (320, 240, i);
+    GST_BUFFER_PTS (b) += GST_SECOND;
+    g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  }
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  for (i = 0; i < 2; i++) {
+    msg = gst_bus_pop_filtered (r.bus, GST_MESSAGE_ELEMENT);
+    g_assert_nonnull (msg);
+    s = gst_message_get_structure (msg);
+    g_test_message ("%" GST_PTR_FORMAT, s);
+    g_assert_true (gst_structure_get_uint64 (s, "timestamp", &t));
+    g_assert_cmpuint (t, ==, GST_SECOND + i * GST_SECOND / 30);
+    g_assert_true (gst_structure_get_uint64 (s, "running-time", &t));
+    g_assert_cmpuint (t, ==, 5 * GST_SECOND + i * GST_SECOND / 30);
+    g_assert_true (gst_structure_get_uint64 (s, "stream-time", &t));
+    g_assert_cmpuint (t, ==, 2 * GST_SECOND + i * GST_SECOND / 30);
+    g_assert_true (gst_structure_get_uint64 (s, "duration", &t));
+    g_assert_cmpuint (t, ==, GST_SECOND / 30);
+    gst_message_unref (msg);
+  }
+  run_stop (&r);
+}
+
+/*
+ * A face looking right (direction 1, angle 90, confidence 700), found by
+ * a scan to the right: its confidence and angle in the message, and
+ * confidence, angle and direction in the ROI meta's "fdif" parameters.
+ */
+static void
+test_mock_face_fields (void)
+{
+  GstVideoRegionOfInterestMeta *roi;
+  const GstStructure *p;
+  struct run r;
+  GstMessage *msg;
+  const GValue *faces;
+  GstBuffer *b;
+  guint v;
+
+  if (!need_mock ())
+    return;
+  pthread_mutex_lock (mk_lock);
+  mk->faces[0].direction = 1;
+  mk->faces[0].angle = 90;
+  mk->faces[0].confidence = 700;
+  pthread_mutex_unlock (mk_lock);
+  run_start (&r, 320, 240, "directions=right");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_last_job ().directions, ==, 2);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 1);
+  check_face (faces, 0, 140, 100, 40, 40);
+  check_face_fields (faces, 0, 700, 90);
+  gst_message_unref (msg);
+  b = gst_harness_pull (r.h);
+  check_roi (b, 140, 100, 40, 40);
+  roi = gst_buffer_get_video_region_of_interest_meta (b);
+  p = gst_video_region_of_interest_meta_get_param (roi, "fdif");
+  g_assert_true (gst_structure_get_uint (p, "confidence", &v));
+  g_assert_cmpuint (v, ==, 700);
+  g_assert_true (gst_structure_get_uint (p, "angle", &v));
+  g_assert_cmpuint (v, ==, 90);
+  g_assert_true (gst_structure_get_uint (p, "direction", &v));
+  g_assert_cmpuint (v, ==, 1);
+  gst_buffer_unref (b);
+  run_stop (&r);
+}
+
+/*
+ * Faces reaching past the frame's edges: their boxes clamped to it
+ * (facedetect's are inside the picture), on the bus and in the meta
+ */
+static void
+test_mock_clamped (void)
+{
+  struct run r;
+  GstMessage *msg;
+  const GValue *faces;
+  GstBuffer *b;
+  gpointer state = NULL;
+  GstMeta *m;
+  guint n = 0;
+
+  if (!need_mock ())
+    return;
+  pthread_mutex_lock (mk_lock);
+  mk->nfaces = 2;
+  mk->faces[0] = (struct fake_face) { .cx = 310, .cy = 230, .size = 40,
+      .confidence = 900, .raw = 1, .fields = 0x1f };
+  mk->faces[1] = (struct fake_face) { .cx = 10, .cy = 8, .size = 40,
+      .confidence = 800, .raw = 1, .fields = 0x1f };
+  pthread_mutex_unlock (mk_lock);
+  run_start (&r, 320, 240, "display=false");
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  faces = next_faces (&r, &msg, 0);
+  g_assert_cmpuint (gst_value_list_get_size (faces), ==, 2);
+  check_face (faces, 0, 290, 210, 30, 30);	/* 290..330 x 210..250 */
+  check_face (faces, 1, 0, 0, 30, 28);	/* -10..30 x -12..28 */
+  gst_message_unref (msg);
+  b = gst_harness_pull (r.h);
+  while ((m = gst_buffer_iterate_meta_filtered (b, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE))) {
+    GstVideoRegionOfInterestMeta *roi = (GstVideoRegionOfInterestMeta *) m;
+
+    g_assert_cmpuint (roi->x + roi->w, <=, 320);
+    g_assert_cmpuint (roi->y + roi->h, <=, 240);
+    n++;
+  }
+  g_assert_cmpuint (n, ==, 2);
+  gst_buffer_unref (b);
+  run_stop (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1758,5 +2427,16 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/flush-stop-while-stopping",
       test_mock_flush_stop_while_stopping);
   g_test_add_func ("/fdiffacedetect/mock/failed-stop", test_mock_failed_stop);
+  g_test_add_func ("/fdiffacedetect/mock/threshold", test_mock_threshold);
+  g_test_add_func ("/fdiffacedetect/mock/min-size-device", test_mock_min_size_device);
+  g_test_add_func ("/fdiffacedetect/mock/import-submitted", test_mock_import_submitted);
+  g_test_add_func ("/fdiffacedetect/mock/video-meta", test_mock_video_meta);
+  g_test_add_func ("/fdiffacedetect/mock/padded-stride", test_mock_padded_stride);
+  g_test_add_func ("/fdiffacedetect/mock/display-false", test_mock_display_false);
+  g_test_add_func ("/fdiffacedetect/mock/updates", test_mock_updates);
+  g_test_add_func ("/fdiffacedetect/mock/updates-flush", test_mock_updates_flush);
+  g_test_add_func ("/fdiffacedetect/mock/segment", test_mock_segment);
+  g_test_add_func ("/fdiffacedetect/mock/face-fields", test_mock_face_fields);
+  g_test_add_func ("/fdiffacedetect/mock/clamped", test_mock_clamped);
   return g_test_run ();
 }
