@@ -19,12 +19,21 @@ testlog.json is split into one pseudo-file per test, named
   - a 'not ok' line, 'not ok ... # TODO' included (a known failure is
     still a failure);
   - a skip the manifest does not allow: a skip-ok line names the stage,
-    the file, text of the skip and why this machine may skip it.
+    the file, text of the skip, why this machine may skip it and, in an
+    optional last column, how many skips it allows in one run (default
+    1): a skip past that number is a failure too.
 There is no lenient mode: a run on a developer's machine counts as CI's.
 --not-run STAGE names a stage left out on purpose (test.sh --quick).
 
-Prints each stage's time and status, every failure, and last the line
-'N passed, N failed, N skipped'. Exits 1 if anything failed.
+A manifest line may end with a fourth column 'harness': that result is
+one of the test harness's checks of itself (the summary, the stage
+runner, the apt wrapper...), not a test of the product; the two are
+counted on separate lines. A result with more subtests than its minimum
+is noted, so that the minimum can be raised.
+
+Prints each stage's time and status, every failure, the product's and
+the harness's counts, and last the line 'N passed, N failed, N skipped'
+(both together). Exits 1 if anything failed.
 """
 import argparse
 import fnmatch
@@ -38,13 +47,20 @@ PLAN = re.compile(r"^1\.\.(\d+)")
 
 
 class Count:
-    def __init__(self):
+    """Counts of one kind of result (the product's or the harness's);
+    problems are shared, so they print in the order found."""
+
+    def __init__(self, problems):
         self.passed = self.failed = self.skipped = 0
-        self.problems = []
+        self.problems = problems
 
     def fail(self, what):
         self.failed += 1
         self.problems.append(what)
+
+    def line(self):
+        return "%d passed, %d failed, %d skipped" % (self.passed, self.failed,
+                                                     self.skipped)
 
 
 def parse_tap(text):
@@ -115,7 +131,7 @@ def count_file(key, tap, meson_result, minimum, skip_ok, c):
             c.passed += 1
         elif meson_result == "SKIP":
             c.skipped += 1
-            why = allowed(skip_ok, key, "")
+            why = allowed(skip_ok, key, "", c)
             if why is None:
                 c.fail("%s: skipped, and this machine must run it" % where)
             else:
@@ -139,10 +155,13 @@ def count_file(key, tap, meson_result, minimum, skip_ok, c):
     if minimum is not None and len(results) < minimum:
         c.fail("%s: %d subtests, the manifest wants at least %d"
                % (where, len(results), minimum))
+    elif minimum is not None and len(results) > minimum:
+        print("note: %s: %d subtests, above the manifest's %d: raise it"
+              % (where, len(results), minimum))
     for ok, desc, directive in results:
         if directive and directive[0] == "SKIP":
             c.skipped += 1
-            why = allowed(skip_ok, key, desc + " " + directive[1])
+            why = allowed(skip_ok, key, desc + " " + directive[1], c)
             if why is None:
                 c.fail("%s: '%s' skipped (%s), and this machine must run it"
                        % (where, desc, directive[1]))
@@ -160,17 +179,25 @@ def count_file(key, tap, meson_result, minimum, skip_ok, c):
         c.fail("%s: the test program ended with %s" % (where, meson_result))
 
 
-def allowed(skip_ok, key, text):
-    """why the manifest allows this skip, or None"""
-    for stage, name, pattern, why in skip_ok:
+def allowed(skip_ok, key, text, c):
+    """why the manifest allows this skip, or None; a skip-ok line past
+    the number of skips it allows in a run is a failure (on @c)"""
+    for rule in skip_ok:
+        stage, name, pattern, why, most = rule[:5]
         if stage == key[0] and fnmatch.fnmatch(key[1], name) and \
                 fnmatch.fnmatch(text, "*" + pattern + "*"):
+            rule[5] += 1
+            if rule[5] > most:
+                c.fail("%s/%s: skip %d of '%s', which the manifest allows %d "
+                       "times in a run" % (key[0], key[1], rule[5], pattern, most))
             return why
     return None
 
 
 def read_manifest(path):
-    files, skip_ok, stages = {}, [], []
+    """({(stage, file): minimum}, [[stage, glob, text, why, most, seen]],
+    [stage], {(stage, file) of the harness's own checks})"""
+    files, skip_ok, stages, harness = {}, [], [], set()
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
@@ -178,17 +205,24 @@ def read_manifest(path):
                 continue
             col = line.split("\t")
             if col[0] == "skip-ok":
-                if len(col) != 5 or not all(c.strip() for c in col[1:]):
+                if len(col) == 5:
+                    col.append("1")
+                if len(col) != 6 or not all(c.strip() for c in col[1:]) or \
+                        not col[5].isdigit() or col[5] == "0":
                     sys.exit("%s:%d: want skip-ok<tab>STAGE<tab>FILE<tab>TEXT"
-                             "<tab>WHY" % (path, n))
-                skip_ok.append(tuple(col[1:]))
+                             "<tab>WHY[<tab>MOST]" % (path, n))
+                skip_ok.append(col[1:5] + [int(col[5]), 0])
                 continue
-            if len(col) != 3 or not col[2].isdigit():
-                sys.exit("%s:%d: want STAGE<tab>FILE<tab>MIN_SUBTESTS" % (path, n))
+            if len(col) not in (3, 4) or not col[2].isdigit() or \
+                    col[3:] not in ([], ["harness"]):
+                sys.exit("%s:%d: want STAGE<tab>FILE<tab>MIN_SUBTESTS"
+                         "[<tab>harness]" % (path, n))
             files[(col[0], col[1])] = int(col[2])
+            if col[3:]:
+                harness.add((col[0], col[1]))
             if col[0] not in stages:
                 stages.append(col[0])
-    return files, skip_ok, stages
+    return files, skip_ok, stages, harness
 
 
 def read_stages(results):
@@ -211,10 +245,11 @@ def main():
     ap.add_argument("results")
     a = ap.parse_args()
 
-    files, skip_ok, stages = read_manifest(a.manifest)
+    files, skip_ok, stages, harness = read_manifest(a.manifest)
     found = load_results(a.results)
     ran = read_stages(a.results)
-    c = Count()
+    problems = []
+    c, h = Count(problems), Count(problems)
 
     print("stage     time  status")
     for stage in stages + sorted(set(ran) - set(stages)):
@@ -239,17 +274,21 @@ def main():
         if key[0] in a.not_run:
             continue
         if key not in found:
-            c.fail("%s/%s: missing" % key)
+            (h if key in harness else c).fail("%s/%s: missing" % key)
             continue
         tap, meson_result = found[key]
-        count_file(key, tap, meson_result, files.get(key), skip_ok, c)
+        count_file(key, tap, meson_result, files.get(key), skip_ok,
+                   h if key in harness else c)
         if key not in files:
             print("note: %s/%s is not in the manifest" % key)
 
-    for p in c.problems:
+    for p in problems:
         print("FAILED: %s" % p)
-    print("%d passed, %d failed, %d skipped" % (c.passed, c.failed, c.skipped))
-    return 1 if c.failed else 0
+    print("product: " + c.line())
+    print("harness self-checks: " + h.line())
+    print("%d passed, %d failed, %d skipped" % (c.passed + h.passed, c.failed + h.failed,
+                                                c.skipped + h.skipped))
+    return 1 if c.failed or h.failed else 0
 
 
 if __name__ == "__main__":

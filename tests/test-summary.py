@@ -16,8 +16,11 @@ The ways to break, for every file the manifest names: remove it, empty it,
 drop its TAP plan, drop subtests below the manifest's minimum, turn a
 result into 'not ok' or into 'not ok # TODO', skip a test (the summary has
 no lenient mode: CI or not, a skip the manifest does not allow fails); for
-every stage: it did not run, timed out, or exited non-zero. And the other
-way: each skip the manifest allows (skip-ok) keeps a green set green.
+every stage: it did not run, timed out, or exited non-zero; for every
+skip the manifest allows (skip-ok), one skip more than the number it
+allows in a run. And the other way: each allowed skip, up to its number,
+keeps a green set green. A failure of a harness check (a manifest line
+marked 'harness') is counted on the harness's line, not the product's.
 Prints TAP.
 """
 import argparse
@@ -43,7 +46,7 @@ def read_manifest(path):
             col = line.rstrip("\n").split("\t")
             if not line.strip() or line.startswith("#") or col[0] == "skip-ok":
                 continue
-            files.append((col[0], col[1], int(col[2])))
+            files.append((col[0], col[1], int(col[2]), col[3:] == ["harness"]))
             if col[0] not in stages:
                 stages.append(col[0])
     return files, stages
@@ -56,7 +59,7 @@ def tap(n):
 
 def synthesize(files, stages, root):
     logs = {}
-    for stage, name, minimum in files:
+    for stage, name, minimum, _ in files:
         os.makedirs(os.path.join(root, stage), exist_ok=True)
         if name.startswith("testlog.json:"):
             logs.setdefault(stage, []).append(
@@ -138,9 +141,30 @@ def skip_with(reason):
 
 
 def read_skip_ok(path):
+    """[(stage, glob, text, why, most skips in a run)]"""
+    rules = []
     with open(path) as f:
-        return [l.rstrip("\n").split("\t")[1:] for l in f
-                if l.startswith("skip-ok\t")]
+        for l in f:
+            if l.startswith("skip-ok\t"):
+                col = l.rstrip("\n").split("\t")[1:] + ["1"]
+                rules.append((col[0], col[1], col[2], col[3], int(col[4])))
+    return rules
+
+
+def skip_n(reason, k):
+    """the first @k results skipped, with @reason (results are added
+    first where there are fewer than @k)"""
+    def fn(text):
+        have = results_of(text)
+        if len(have) < k:
+            keep = have + ["ok %d - added %d" % (i, i) for i in range(len(have) + 1, k + 1)]
+            text = "".join(l + "\n" for l in keep) + "1..%d\n" % len(keep)
+        for _ in range(k):
+            text = re.sub(r"^ok (\d+)((?:(?!# SKIP).)*)$",
+                          r"ok \1\2 # SKIP " + reason.replace("\\", r"\\"),
+                          text, count=1, flags=re.M)
+        return text
+    return fn
 
 
 def set_stage(root, stage, status):
@@ -166,7 +190,7 @@ def load_summary(src):
     return mod
 
 
-def summary(src, manifest, root, not_run=(), problems=None):
+def summary(src, manifest, root, not_run=(), problems=None, kinds=None):
     """(exit status, failed count or None) of summary.py on @root, run as
     a person runs it (CI unset); the places it reports failed are added to
     @problems"""
@@ -190,6 +214,10 @@ def summary(src, manifest, root, not_run=(), problems=None):
             if m:
                 problems.add(("stage " + m.group(1)) if m.group(1) else m.group(2))
     m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", out.getvalue(), re.M)
+    if kinds is not None:
+        for kind in ("product", "harness self-checks"):
+            k = re.search(r"^%s: \d+ passed, (\d+) failed" % kind, out.getvalue(), re.M)
+            kinds[kind] = int(k.group(1)) if k else None
     return rc, int(m.group(2)) if m else None
 
 
@@ -229,7 +257,7 @@ def main():
         base_failed = 0
 
     breaks = []
-    for stage, name, minimum in files:
+    for stage, name, minimum, _ in files:
         breaks.append(("%s/%s removed" % (stage, name), stage, name, lambda t: None))
         breaks.append(("%s/%s empty" % (stage, name), stage, name, lambda t: ""))
         breaks.append(("%s/%s without its plan" % (stage, name), stage, name,
@@ -256,16 +284,37 @@ def main():
         check("red when " + what, rc != 0 and got is not None and got > base_failed)
     # an allowed skip is not a failure: each skip-ok line, on a file it names
     if not a.results:
-        for stage, glob, text, why in read_skip_ok(manifest):
-            targets = [n for s_, n, _ in files if s_ == stage and fnmatch.fnmatch(n, glob)]
-            for name in targets[:1]:
-                d = os.path.join(work, "case")
-                shutil.rmtree(d, ignore_errors=True)
-                shutil.copytree(base, d)
-                edit_file(d, stage, name, skip_with(text))
-                rc, got = summary(a.source_root, manifest, d, a.not_run)
-                check("green when %s/%s skips '%s' (allowed: %s)" % (stage, name, text, why),
-                      rc == 0 and got == 0)
+        for stage, glob, text, why, most in read_skip_ok(manifest):
+            targets = [(n, m) for s_, n, m, _ in files
+                       if s_ == stage and fnmatch.fnmatch(n, glob)]
+            for name, minimum in targets[:1]:
+                for k, green in ((most, True), (most + 1, False)):
+                    d = os.path.join(work, "case")
+                    shutil.rmtree(d, ignore_errors=True)
+                    shutil.copytree(base, d)
+                    edit_file(d, stage, name, skip_n(text, k))
+                    rc, got = summary(a.source_root, manifest, d, a.not_run)
+                    if green:
+                        check("green when %s/%s skips '%s' %d times (allowed: %s)"
+                              % (stage, name, text, k, why), rc == 0 and got == 0)
+                    else:
+                        check("red when %s/%s skips '%s' %d times, one past the %d "
+                              "allowed" % (stage, name, text, k, most),
+                              rc != 0 and got is not None and got > 0)
+        # the harness's own checks fail on their own line, the product's
+        # on theirs
+        for stage, name, _, is_harness in files[:1] + [f for f in files if f[3]][:1]:
+            d = os.path.join(work, "case")
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(base, d)
+            edit_file(d, stage, name, not_ok)
+            seen = {}
+            rc, got = summary(a.source_root, manifest, d, a.not_run, kinds=seen)
+            kind, other = (("harness self-checks", "product") if is_harness
+                           else ("product", "harness self-checks"))
+            check("a failure in %s/%s is counted on the %s line, not the %s one"
+                  % (stage, name, kind, other),
+                  seen.get(kind) == 1 and seen.get(other) == 0)
     for stage in [s for s in stages if "stage " + s not in already]:
         for status, what in ((None, "did not run"), ("timeout", "timed out"),
                              ("1", "exited 1")):
