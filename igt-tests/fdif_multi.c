@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * IGT-style test: two FDIF instances in one system. The guest has two
- * -device omap4-fdif,test-regs=on (igt-tests/harness/run-guest.sh); QEMU's
+ * -device omap4-fdif,test-regs=on (guest/run-guest.sh); QEMU's
  * platform bus puts them at 0x0c000000 and 0x0c001000, each with its own
  * interrupt, and the driver makes one drm_device, scheduler and accel node
  * each. Instances are told apart by their platform device

@@ -51,7 +51,7 @@ RUN
 # the first FDIF (the one overhead and library use) runs its detector on
 # the default number of host threads, the second on 1: compared in turn
 progress "running the device benchmarks in the guest (one boot)"
-"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" --cmd /mnt/run.sh --data \
+"$FDIF_ROOT/guest/run-guest.sh" --share "$share" --cmd /mnt/run.sh --data \
 	--device-opts "test-regs=on|test-regs=on,threads=1" \
 	--out "$FDIF_BUILD/bench-guest" --timeout 1800 >/dev/null ||
 	die "the guest benchmarks failed: see $FDIF_BUILD/bench-guest/console.log"

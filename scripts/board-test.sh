@@ -8,10 +8,13 @@
 #   scripts/board-test.sh [--suites DIR] [--detect DIR] [--cli FILE]
 #                         [--out DIR] [--no-summary]
 #
-#   --suites DIR   the built uAPI and library test programs
-#                  (default: build-tests/igt-tests, docs/omap4.md)
+#   --suites DIR   the built uAPI and library test programs: the guest
+#                  build folder (default: build-tests, docs/omap4.md), each
+#                  program found in it by name (igt-tests/, libfdif-drm/
+#                  tests/guest/), or a folder holding them all
 #   --detect DIR   the folder holding fdif-detect (default: build/libfdif-drm)
-#   --cli FILE     the CLI test script (default: igt-tests/fdif_cli.sh)
+#   --cli FILE     the CLI test script
+#                  (default: libfdif-drm/tests/guest/fdif_cli.sh)
 #   --out DIR      where results go (default: board-results): board/*.tap,
 #                  one file per suite, and stages.tsv
 #   --no-summary   only write the results (where there is no python3)
@@ -23,9 +26,9 @@
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-suites=$here/build-tests/igt-tests
+suites=$here/build-tests
 detect=$here/build/libfdif-drm
-cli=$here/igt-tests/fdif_cli.sh
+cli=$here/libfdif-drm/tests/guest/fdif_cli.sh
 out=board-results
 summary=1
 while [ $# -gt 0 ]; do
@@ -71,12 +74,15 @@ done
 # the uAPI and library suites, then the CLI's with this fdif-detect
 # (not fdif_multi: an OMAP4 has one FDIF)
 for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_lib fdif_camera; do
-	if [ ! -x "$suites/$t" ]; then
+	# in DIR itself, or where the build put it
+	prog=$suites/$t
+	[ -x "$prog" ] || prog=$(find "$suites" -name "$t" -type f 2>/dev/null | head -1)
+	if [ -z "$prog" ] || [ ! -x "$prog" ]; then
 		echo "not ok - $t was not built (in $suites)" >> "$checks"
 		continue
 	fi
 	echo "board-test.sh: $t ($(($(date +%s) - start)) s)" >&2
-	"$suites/$t" > "$res/$t.tap" 2>&1
+	"$prog" > "$res/$t.tap" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && echo "ok - $t exited 0" >> "$checks" ||
 		echo "not ok - $t exited $rc" >> "$checks"

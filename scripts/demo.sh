@@ -188,7 +188,7 @@ RUN
 	progress "streaming ${#inputs[@]} photo(s), $frames frames, through the guest's camera into fdiffacedetect (time limit ${limit} s)"
 	log_dir="$FDIF_BUILD/demo-guest"
 	set +e
-	run_logged "$log_dir/harness.log" "$FDIF_ROOT/igt-tests/harness/run-guest.sh" \
+	run_logged "$log_dir/harness.log" "$FDIF_ROOT/guest/run-guest.sh" \
 		--share "$share" --cmd /mnt/run.sh --out "$log_dir" --timeout "$limit"
 	hrc=$?
 	set -e
@@ -221,7 +221,7 @@ limit=$((600 + 5 * ${#inputs[@]}))
 progress "running fdif-detect in the guest on ${#inputs[@]} photo(s) (time limit ${limit} s)"
 harness_log="$log_dir/harness.log"
 set +e
-run_logged "$harness_log" "$FDIF_ROOT/igt-tests/harness/run-guest.sh" --share "$share" \
+run_logged "$harness_log" "$FDIF_ROOT/guest/run-guest.sh" --share "$share" \
 	--cmd /mnt/run.sh --out "$log_dir" --timeout "$limit"
 hrc=$?
 set -e

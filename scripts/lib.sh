@@ -284,7 +284,7 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 # (the host's own architecture named: that package is not multi-arch, so
 # an arm64 one, as someone may install for a guest build, would satisfy a
 # bare name and leave the host without GStreamer's video library; the
-# guest build never installs it, igt-tests/harness/gst-root.sh unpacks it)
+# guest build never installs it, guest/gst-root.sh unpacks it)
 
 # What only the tests need: the OpenCV reference, sparse for the driver,
 # gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines.

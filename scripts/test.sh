@@ -195,7 +195,7 @@ stage_selfcheck() {
 board_in_guest() {
 	local dir="$RESULTS/guest/board-run" rc=0 sum
 	rm -rf "$dir" && mkdir -p "$dir/results"
-	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$dir/guest" \
+	"$FDIF_ROOT/guest/run-guest.sh" --out "$dir/guest" \
 		--cmd /bin/board-run --data --timeout "$1" >/dev/null || rc=1
 	sed -n 's/^@@FDIF-BOARD //p' "$dir/guest/console.log" | tr -d '\r' |
 		base64 -d 2>/dev/null | tar xz -C "$dir/results" 2>/dev/null || rc=1
@@ -219,20 +219,20 @@ board_in_guest() {
 
 stage_guest() {
 	local rc=0
-	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/guest" \
+	"$FDIF_ROOT/guest/run-guest.sh" --out "$RESULTS/guest" \
 		--timeout $(($1 * 2 / 3)) >/dev/null || rc=1
 	board_in_guest $(($1 / 3)) > "$RESULTS/guest/board.tap" || rc=1
 	return $rc
 }
 
 stage_arm32() {
-	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --arch arm --out "$RESULTS/arm32" \
+	"$FDIF_ROOT/guest/run-guest.sh" --arch arm --out "$RESULTS/arm32" \
 		--timeout "$1" >/dev/null
 }
 
 stage_stress() {
 	# 4 GiB: memory above the device's DMA reach (fdif_bo's import test)
-	"$FDIF_ROOT/igt-tests/harness/run-guest.sh" --out "$RESULTS/stress" \
+	"$FDIF_ROOT/guest/run-guest.sh" --out "$RESULTS/stress" \
 		--debug-kernel --suite stress --mem 4G --timeout "$1" >/dev/null
 }
 

@@ -24,7 +24,7 @@
 # --data; the main job (--cmd, scripts/demo.sh) needs none of them.
 # --opencv adds gst-plugins-bad's facedetect (OpenCV) for the camera
 # benchmark (scripts/bench-camera.sh; gst-root.sh --opencv, ~170 MB).
-. "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
 mem=1G arch=arm64 opencv=
@@ -90,7 +90,7 @@ if ! armhf_lists; then
 	apt_update || true
 	armhf_lists || die "run-guest.sh: no armhf package lists (apt-get update failed, above)"
 fi
-armhf_root="$("$FDIF_ROOT/igt-tests/harness/armhf-root.sh")" ||
+armhf_root="$("$FDIF_ROOT/guest/armhf-root.sh")" ||
 	die "run-guest.sh: the armhf libraries could not be unpacked"
 # GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
 # fdif_gst): the multiarch runtime and core development packages; the
@@ -101,7 +101,7 @@ GUEST_GST_PKGS=(libgstreamer1.0-dev:arm64 liborc-0.4-dev:arm64
 	gstreamer1.0-plugins-good:arm64)
 if [ "$arch" = arm64 ]; then
 	apt_ensure "${GUEST_GST_PKGS[@]}"
-	gst_pc="$("$FDIF_ROOT/igt-tests/harness/gst-root.sh" --pkgconfig)"
+	gst_pc="$("$FDIF_ROOT/guest/gst-root.sh" --pkgconfig)"
 fi
 
 [ -n "$cmd" ] || data=1	# the test suites read the test pictures
@@ -145,7 +145,7 @@ if [ "$arch" = arm64 ]; then
 	# the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
 	if [ ! -f "$gb/build.ninja" ]; then
 		meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
-			--cross-file "$FDIF_ROOT/igt-tests/harness/aarch64.ini" --cross-file "$gst_ini" \
+			--cross-file "$FDIF_ROOT/guest/aarch64.ini" --cross-file "$gst_ini" \
 			-Dkernel_headers="$kbuild/usr/include" \
 			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 	else
@@ -172,7 +172,7 @@ cmp -s "$root_ini.new" "$root_ini" || { mv "$root_ini.new" "$root_ini"; rm -rf "
 rm -f "$root_ini.new"
 if [ ! -f "$hb/build.ninja" ]; then
 	meson setup "$hb" "$FDIF_ROOT" -Dguest=true \
-		--cross-file "$FDIF_ROOT/igt-tests/harness/armhf.ini" --cross-file "$root_ini" \
+		--cross-file "$FDIF_ROOT/guest/armhf.ini" --cross-file "$root_ini" \
 		-Dkernel_headers="$hdr/usr/include" \
 		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null ||
 		die "run-guest.sh: meson setup of $hb failed (see its meson-logs)"
@@ -193,7 +193,7 @@ fi
 cp "$root/pkg/bin/busybox" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 rm -rf "$root/pkg"
-cp "$FDIF_ROOT/igt-tests/harness/init" "$root/init"
+cp "$FDIF_ROOT/guest/init" "$root/init"
 if [ "$arch" = arm ]; then
 	make -s -C "$ksrc" O="$kbuild" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
 		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
@@ -217,16 +217,26 @@ guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
 	cp "$1" "$2"
 }
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_lib fdif_camera; do
+# (where each is in a guest build folder: the driver's suites in
+# igt-tests/, the library's, the CLI's and the camera's in
+# libfdif-drm/tests/guest/ (lt), the element's in gst/tests/guest/, the
+# guest's own tools in guest/)
+lt=libfdif-drm/tests/guest
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
 	guest_file "$tb/$t" "$root/tests/"
 done
-guest_file "$FDIF_ROOT/igt-tests/fdif_cli.sh" "$root/tests/fdif_cli"
-guest_file "$FDIF_ROOT/igt-tests/fdif_camera_cli.sh" "$root/tests/fdif_camera_cli"
+guest_file "$gb/$lt/fdif_lib" "$root/tests/"
+guest_file "$gb/$lt/fdif_camera" "$root/tests/"
+guest_file "$FDIF_ROOT/$lt/fdif_cli.sh" "$root/tests/fdif_cli"
+guest_file "$FDIF_ROOT/$lt/fdif_camera_cli.sh" "$root/tests/fdif_camera_cli"
 # on arm64, the 32-bit suites too, counted as their own result files
 # (NAME.armhf.tap): the compat layer
-[ "$arch" = arm ] || for t in fdif_query fdif_bo fdif_submit fdif_lib; do
-	guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
-done
+if [ "$arch" = arm64 ]; then
+	for t in fdif_query fdif_bo fdif_submit; do
+		guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
+	done
+	guest_file "$hb/$lt/fdif_lib" "$root/tests/fdif_lib.armhf"
+fi
 if [ "$arch" = arm64 ]; then
 	mkdir -p "$root/bin/armhf"
 	guest_file "$hb/libfdif-drm/fdif-detect" "$root/bin/armhf/"
@@ -242,24 +252,25 @@ guest_file "$tb/fdif_stress" "$root/stress/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
 # and the camera's (imports of vivid's buffers, the device unbound under
 # a pipeline)
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi fdif_camera; do
+for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
 	guest_file "$tb/$t" "$root/stress/"
 done
+guest_file "$gb/$lt/fdif_camera" "$root/stress/"
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
 guest_file "$tb/fdif_bench" "$root/bin/"
 # the camera: the frame loop example and the player for vivid's loop
-guest_file "$tb/fdif-camera" "$root/bin/"
-guest_file "$tb/fdif-vivid-feed" "$root/bin/"
+guest_file "$gb/$lt/fdif-camera" "$root/bin/"
+guest_file "$gb/guest/fdif-vivid-feed" "$root/bin/"
 # GStreamer (Debian's arm64 libraries and plugins) and fdiffacedetect,
 # for the camera pipelines (fdif_gst, scripts/demo.sh --camera)
 if [ "$arch" = arm64 ]; then
 	gplug="$root/usr/lib/aarch64-linux-gnu/gstreamer-1.0"
 	mkdir -p "$gplug"
 	guest_file "$gb/gst/libgstfdif.so" "$gplug/"
-	guest_file "$tb/fdif_gst" "$root/tests/"
+	guest_file "$gb/gst/tests/guest/fdif_gst" "$root/tests/"
 	cp "$root/tests/fdif_gst" "$root/stress/"
-	guest_file "$tb/fdif-gst-faces" "$root/bin/"
-	"$FDIF_ROOT/igt-tests/harness/gst-root.sh" $opencv "$root" "$gplug/libgstfdif.so" \
+	guest_file "$gb/gst/tests/guest/fdif-gst-faces" "$root/bin/"
+	"$FDIF_ROOT/guest/gst-root.sh" $opencv "$root" "$gplug/libgstfdif.so" \
 		"$root/tests/fdif_gst" "$root/bin/fdif-gst-faces"
 fi
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
@@ -329,4 +340,4 @@ qrc=${PIPESTATUS[0]}
 set -e
 [ "$qrc" -eq 124 ] && echo "@@FDIF-ERROR timeout after ${timeout_s}s" >> "$log"
 
-exec /usr/bin/python3 "$FDIF_ROOT/igt-tests/harness/parse-console.py" "$log" "$out"
+exec /usr/bin/python3 "$FDIF_ROOT/guest/parse-console.py" "$log" "$out"

@@ -17,7 +17,7 @@
 # files and headers: those are taken as they are, verified by apt-get
 # download. The folder is named by the .debs' names, so a new version
 # makes a new folder.
-. "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 triplet=arm-linux-gnueabihf
 pkgs=(libdrm-dev libpng-dev libjpeg62-turbo-dev zlib1g-dev libjson-c-dev libexif-dev)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * IGT-style test: faces in a camera's frames. The camera is vivid with its
- * HDMI output looped to its input (lib/fdif_vivid.c): the marked test
+ * HDMI output looped to its input (guest/vivid/fdif_vivid.c): the marked test
  * pictures written to the output come back as capture frames, in the
  * capture driver's own dma-contig buffers. Each frame is checked to hold
  * the picture shown, its faces against the still picture's result and

@@ -2,7 +2,7 @@
 /*
  * IGT-style test: fdiffacedetect, the GStreamer element, on the device,
  * fed by a camera. The camera is vivid with its HDMI output looped to its
- * input (lib/fdif_vivid.c) showing the marked test pictures; v4l2src
+ * input (guest/vivid/fdif_vivid.c) showing the marked test pictures; v4l2src
  * reads it, as a camera application's pipeline does. Each frame that
  * reaches the appsink is checked to hold the picture shown, and its
  * region-of-interest metas and the element's "facedetect" message against

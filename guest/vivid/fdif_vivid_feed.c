@@ -4,7 +4,7 @@
  *
  *   fdif-vivid-feed [-s SECONDS] [-t SECONDS] [-g WxH] [-f FORMAT] [-e MS] PICTURE...
  *
- * Loads vivid with its HDMI output looped to its input (lib/fdif_vivid.c)
+ * Loads vivid with its HDMI output looped to its input (fdif_vivid.c)
  * and plays the pictures (any size, any format libfdif-image reads; each
  * fitted into a WxH grey frame, default 320x240, sent as -f GREY (the
  * default), NV12, NV21, YU12, YV12 or YUYV with neutral chroma) on the

@@ -19,7 +19,7 @@
 #	own (amd64) installation of the same packages (libopencv-dev), are
 #	unpacked in the cache; installing them for arm64 would remove the
 #	host's OpenCV. About 100 MB more: not for the test runs.
-. "$(dirname "$0")/../../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 triplet=aarch64-linux-gnu
 libdirs=(/usr/lib/$triplet /lib/$triplet)
