@@ -222,7 +222,8 @@ guest_file() { # guest_file SRC DEST
 # libfdif-drm/tests/guest/ (lt), the element's in gst/tests/guest/, the
 # guest's own tools in guest/)
 lt=libfdif-drm/tests/guest
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
+for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue fdif_reset \
+	fdif_fdinfo fdif_pm fdif_multi; do
 	guest_file "$tb/$t" "$root/tests/"
 done
 guest_file "$gb/$lt/fdif_lib" "$root/tests/"
@@ -232,7 +233,7 @@ guest_file "$FDIF_ROOT/$lt/fdif_camera_cli.sh" "$root/tests/fdif_camera_cli"
 # on arm64, the 32-bit suites too, counted as their own result files
 # (NAME.armhf.tap): the compat layer
 if [ "$arch" = arm64 ]; then
-	for t in fdif_query fdif_bo fdif_submit; do
+	for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue; do
 		guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
 	done
 	guest_file "$hb/$lt/fdif_lib" "$root/tests/fdif_lib.armhf"
@@ -252,7 +253,8 @@ guest_file "$tb/fdif_stress" "$root/stress/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
 # and the camera's (imports of vivid's buffers, the device unbound under
 # a pipeline)
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_multi; do
+for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue fdif_reset \
+	fdif_fdinfo fdif_pm fdif_multi; do
 	guest_file "$tb/$t" "$root/stress/"
 done
 guest_file "$gb/$lt/fdif_camera" "$root/stress/"

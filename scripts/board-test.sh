@@ -73,7 +73,8 @@ done
 
 # the uAPI and library suites, then the CLI's with this fdif-detect
 # (not fdif_multi: an OMAP4 has one FDIF)
-for t in fdif_query fdif_bo fdif_submit fdif_reset fdif_fdinfo fdif_pm fdif_lib fdif_camera; do
+for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync \
+	fdif_submit_queue fdif_reset fdif_fdinfo fdif_pm fdif_lib fdif_camera; do
 	# in DIR itself, or where the build put it
 	prog=$suites/$t
 	[ -x "$prog" ] || prog=$(find "$suites" -name "$t" -type f 2>/dev/null | head -1)
