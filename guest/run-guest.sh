@@ -248,7 +248,13 @@ if [ "$arch" = arm64 ]; then
 	chmod +x "$root/tests/fdif_cli.armhf"
 fi
 mkdir -p "$root/stress"
-guest_file "$tb/fdif_stress" "$root/stress/"
+# the reliability suite, in the order it runs, the allocation failures
+# last: an injected failure can turn DMA-API debugging off for the rest
+# of the boot
+STRESS_SUITES=(fdif_stress_unbind fdif_stress_faults fdif_stress_timeout fdif_stress_alloc)
+for t in "${STRESS_SUITES[@]}"; do
+	guest_file "$tb/$t" "$root/stress/"
+done
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
 # and the camera's (imports of vivid's buffers, the device unbound under
@@ -275,6 +281,11 @@ if [ "$arch" = arm64 ]; then
 	"$FDIF_ROOT/guest/gst-root.sh" $opencv "$root" "$gplug/libgstfdif.so" \
 		"$root/tests/fdif_gst" "$root/bin/fdif-gst-faces"
 fi
+# the stress boot's order (guest/init): the uAPI and camera suites by name,
+# then the reliability suite's programs
+(cd "$root/stress" && for t in fdif_*; do
+	case " ${STRESS_SUITES[*]} " in *" $t "*) ;; *) echo "$t" ;; esac
+done; printf '%s\n' "${STRESS_SUITES[@]}") > "$root/stress/ORDER"
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
 # --cmd /bin/board-run). Its results come out on the console, as a
 # tarball: a system suspend (fdif_pm) leaves the virtio-9p share hung.

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: MIT
+/*
+ * IGT-style reliability tests: races at a job's timeout, with the driver
+ * reloaded with a short timeout_ms. Jobs that end as their timer fires;
+ * the same window held open by the test module fdif_delay (kmod/),
+ * which stalls the timeout handler; a reset that does not complete; an
+ * unbind while jobs time out; a failed job's error reaching the job that
+ * waits for it in the window where the scheduler has given back its
+ * credit (fdif_delay again).
+ *
+ * Run on the debug kernel (KASAN, lockdep, kmemleak, DMA-API debug) by
+ * scripts/test.sh's stress stage, whose harness also fails on any splat
+ * (guest/run-guest.sh --debug-kernel --suite stress); docs/reliability.md.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "fdif_test.h"
+#include "fdif_stress.h"
+
+/*
+ * Tests that load the driver with a short timeout_ms: the fixture reloads
+ * it, and puts the default back (and the device's fault mode and frame
+ * time) whatever the test did.
+ */
+FIXTURE(short_timeout) {
+	int unused;
+};
+
+FIXTURE_SETUP(short_timeout)
+{
+	/* a test killed at its time limit left it loaded */
+	if (!access(DELAY_PARAMS, F_OK) && system("rmmod fdif_delay"))
+		TH_LOG("could not unload a leftover fdif_delay");
+	if (access("/dev/accel/accel0", F_OK))
+		SKIP(return, "no fdif device");
+	if (!fdif_emu_available())
+		SKIP(return, "no emulated FDIF with test registers");
+}
+
+/*
+ * In the parent, once the test's process is gone (ended, failed an
+ * assertion or killed at its time limit): its files and mappings no longer
+ * pin the module, so the reload below cannot be refused.
+ */
+FIXTURE_TEARDOWN_PARENT(short_timeout)
+{
+	if (!fdif_emu_available())
+		return;
+	if (!access(DELAY_PARAMS, F_OK) && system("rmmod fdif_delay"))
+		TH_LOG("could not unload fdif_delay");
+	fdif_emu_inject(FDIF_FAULT_NONE, 0);
+	fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT);
+	/* a bound device again, with the usual timeout */
+	sysfs_write(DRV_DIR "/bind", DEV_NAME);
+	reload_driver(2000);
+}
+
+#define RACE_JOBS	4
+
+/* A job's outcome: its fence status and its result BO agree. */
+static int check_outcome(struct __test_metadata *_metadata, int st,
+			 const struct drm_fdif_result_header *r, uint64_t seqno, int *ok)
+{
+	EXPECT_EQ(seqno, r->seqno);
+	if (st == 1) {
+		EXPECT_EQ(0, r->status);
+		EXPECT_EQ(1, r->count);
+		EXPECT_TRUE(r->count >= 1 && fdif_object_on(fdif_result_object(r, 0), &face_truth));
+		++*ok;
+		return 1;
+	}
+	EXPECT_EQ(st, r->status);
+	EXPECT_EQ(0, r->count);
+	return 0;
+}
+
+/*
+ * A new file with the astronaut in @jb (one picture and work area) and a
+ * result BO for each of @n jobs in @res: the file's fd.
+ */
+static int open_for_round(struct __test_metadata *_metadata, struct fdif_job_bos *jb,
+			  struct fdif_bo *res, int n)
+{
+	int fd = fdif_open(), i;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, jb));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, fdif_bo_new(fd, jb->caps.layout.size, &res[i]));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", jb->pic.map));
+	return fd;
+}
+
+/*
+ * @n jobs on the picture of @jb, around the face, each with its own result
+ * BO (filled with 0xa5 first) and an out-fence: their fds and seqnos.
+ */
+static void submit_round(struct __test_metadata *_metadata, int fd, struct fdif_job_bos *jb,
+			 struct fdif_bo *res, int n, int *fences, uint64_t *seqnos)
+{
+	struct drm_fdif_job job;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(res[i].map, 0xa5, res[i].size);
+		fdif_job_init(&job, jb);
+		job.result_handle = res[i].handle;
+		job.roi = face_roi;
+		job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_submit_one(fd, &job));
+		fences[i] = job.fence_fd;
+		seqnos[i] = job.seqno;
+	}
+}
+
+/*
+ * Jobs that end right when their timer fires (issue 11, 1): the timeout
+ * handler then sees a job whose interrupt has just come, while the next
+ * job may already be on the hardware. Each job must either finish with the
+ * face or time out; none may be cancelled, and no result may be lost.
+ * The jobs' lengths straddle the timer, so both outcomes must be seen: a
+ * run where every job timed out (or none did) never reached the race.
+ */
+TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
+{
+	enum { TIMEOUT_MS = 40, ROUNDS = 300 };
+	struct fdif_bo res[RACE_JOBS];
+	struct fdif_job_bos jb;
+	int fd, round, i, fences[RACE_JOBS], ok = 0, timedout = 0;
+	uint64_t seqnos[RACE_JOBS];
+	uint32_t area = face_roi.width * face_roi.height;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	fd = open_for_round(_metadata, &jb, res, RACE_JOBS);
+	ASSERT_GT(area, 0);
+
+	for (round = 0; round < ROUNDS; round++) {
+		/* a job takes TIMEOUT_MS -4.2 ms .. +4.2 ms, 0.2 ms apart */
+		uint64_t job_us = TIMEOUT_MS * 1000 + ((round % 43) - 21) * 200;
+
+		ASSERT_EQ(0, fdif_emu_frame_time(job_us * FDIF_PIC_SIZE / area));
+		submit_round(_metadata, fd, &jb, res, RACE_JOBS, fences, seqnos);
+		for (i = 0; i < RACE_JOBS; i++) {
+			int st = fence_wait(fences[i], WAIT_NS);
+
+			close(fences[i]);
+			/* done, or timed out and the device reset: nothing else */
+			ASSERT_TRUE(st == 1 || st == -ETIMEDOUT)
+				TH_LOG("round %d job %d (%llu us): fence status %d", round, i,
+				       (unsigned long long)job_us, st);
+			if (!check_outcome(_metadata, st, res[i].map, seqnos[i], &ok))
+				timedout++;
+		}
+	}
+	ASSERT_TRUE(all_accounted(5000));
+	TH_LOG("%d jobs finishing %d ms +-4.2 ms with timeout_ms=%d: %d found the face, "
+	       "%d timed out; missed IRQs %lld, timeouts %lld",
+	       ROUNDS * RACE_JOBS, TIMEOUT_MS, TIMEOUT_MS, ok, timedout,
+	       stat_value("missed_irqs"), stat_value("timeouts"));
+	/* the timer fired on both sides of a job's end: the window was reached */
+	EXPECT_GT(ok, 0);
+	EXPECT_GT(timedout, 0);
+	for (i = 0; i < RACE_JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, &jb);
+	close(fd);
+}
+
+/*
+ * The same race (issue 11, 1), held open. The test module fdif_delay
+ * stalls the timeout handler's entry, after drm_sched_job_timedout() has
+ * taken job A off the pending list, for longer than a job takes: A's
+ * interrupt comes meanwhile, its fence signals and the scheduler starts
+ * job B. Without the stall that window is a few microseconds, which
+ * timeout_at_completion does not hit. The handler must leave the job on
+ * the hardware alone: a drm_sched_stop()/drm_sched_start() there cancels
+ * it (-ECANCELED) while it runs, and its interrupt then writes into the
+ * freed job. A job (60 ms) outlasts its timer (40 ms) but not the stall
+ * (100 ms), so a fixed handler always finds its job ended, while six
+ * jobs a round keep one on the hardware when the stall ends. The module's
+ * log of stalls and the fences' timestamps show that the window was hit:
+ * a job signalled during a stall and the next one ended after it.
+ */
+TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
+{
+	enum { TIMEOUT_MS = 40, JOB_MS = 60, STALL_MS = 100, JOBS = 6, ROUNDS = 6 };
+	uint64_t ts[ROUNDS][JOBS], st_start[MAX_STALLS], st_end[MAX_STALLS];
+	struct fdif_bo res[JOBS];
+	struct fdif_job_bos jb;
+	int fd, round, i, k, fences[JOBS], ok = 0, timedout = 0, nstalls, raced = 0;
+	uint64_t seqnos[JOBS];
+	uint32_t area = face_roi.width * face_roi.height;
+	char cmd[160];
+
+	/* the next job must be able to start while one CPU is stalled */
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_timedout_job owner=fdif delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+	fd = open_for_round(_metadata, &jb, res, JOBS);
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+
+	for (round = 0; round < ROUNDS; round++) {
+		submit_round(_metadata, fd, &jb, res, JOBS, fences, seqnos);
+		for (i = 0; i < JOBS; i++) {
+			int st = fence_wait_ts(fences[i], WAIT_NS, &ts[round][i]);
+
+			close(fences[i]);
+			/*
+			 * Done with the face; -ETIMEDOUT only if the host was
+			 * so slow that a job outlasted the stall. Never
+			 * cancelled.
+			 */
+			ASSERT_TRUE(st == 1 || st == -ETIMEDOUT)
+				TH_LOG("round %d job %d: fence status %d", round, i, st);
+			if (!check_outcome(_metadata, st, res[i].map, seqnos[i], &ok))
+				timedout++;
+		}
+		/*
+		 * Let the stalled handler (and a second run of the timeout
+		 * work queued meanwhile) end, so that the next round's first
+		 * job times out on its own.
+		 */
+		usleep((2 * STALL_MS + 2 * TIMEOUT_MS) * 1000);
+	}
+	ASSERT_TRUE(all_accounted(5000));
+	nstalls = read_stalls(st_start, st_end);
+	ASSERT_GE(nstalls, ROUNDS);
+	/* a round hit the window if a job ended inside a stall and the next after it */
+	for (round = 0; round < ROUNDS; round++) {
+		int hit = 0;
+
+		for (k = 0; k < nstalls && !hit; k++)
+			for (i = 0; i + 1 < JOBS && !hit; i++)
+				hit = ts[round][i] > st_start[k] && ts[round][i] < st_end[k] &&
+				      ts[round][i + 1] > st_end[k];
+		raced += hit;
+	}
+	TH_LOG("%d jobs of %d ms with timeout_ms=%d, handler stalled %d ms %lld times, "
+	       "%d of %d rounds in the window: %d found the face, %d timed out",
+	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, knob_value(DELAY_PARAMS "hits"),
+	       raced, ROUNDS, ok, timedout);
+	/* by design every round; TCG's timing may spoil some, not most */
+	ASSERT_GE(raced, ROUNDS / 2);
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	for (i = 0; i < JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, &jb);
+	close(fd);
+}
+
+/*
+ * A reset that fails after a timeout leaves a module that may still run
+ * the job (issue 25, 5). The emulated FDIF's stuck-reset fault leaves it
+ * running, and it writes the job's work area when it ends. The job's BOs
+ * must not be freed and their memory reused meanwhile: here the process
+ * frees its work area as soon as the job has timed out, and fills new BOs
+ * of the same size, which must keep what it wrote into them when the
+ * module is done. A good job (whose reset completes) then lets the kept
+ * BOs go: the count of live BOs comes back.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
+{
+	enum { TIMEOUT_MS = 100, JOB_MS = 800, FRESH = 16 };
+	uint32_t area = face_roi.width * face_roi.height;
+	struct fdif_bo fresh[FRESH];
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	long long bos0;
+	int fd, i, corrupted = 0;
+	size_t k, work_size;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	work_size = j.work.size;
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
+
+	fdif_job_init(&job, &j);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	/* the timeout's reset did not complete: the module runs on */
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+
+	fdif_bo_free(fd, &j.work);
+	for (i = 0; i < FRESH; i++) {
+		ASSERT_EQ(0, fdif_bo_new(fd, work_size, &fresh[i]));
+		memset(fresh[i].map, 0x5a, work_size);
+	}
+	/* the module ends the job and writes the work area it was given */
+	usleep(2 * JOB_MS * 1000);
+	for (i = 0; i < FRESH; i++) {
+		const unsigned char *p = fresh[i].map;
+
+		for (k = 0; k < work_size && p[k] == 0x5a; k++)
+			;
+		if (k < work_size) {
+			TH_LOG("new BO %d written by the module at byte %zu", i, k);
+			corrupted++;
+		}
+	}
+	EXPECT_EQ(0, corrupted);
+	for (i = 0; i < FRESH; i++)
+		fdif_bo_free(fd, &fresh[i]);
+
+	/* a good job: its reset completes, and the kept BOs go */
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_bo_new(fd, work_size, &j.work));
+	fdif_job_init(&job, &j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	EXPECT_TRUE(bos_back_to(bos0, 5000))
+		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+}
+
+/*
+ * Unbind while jobs time out (issue 11, 2): the timer of the hung job
+ * fires before, during or after the unbind. Every job ends with
+ * -ETIMEDOUT or -ENODEV, never cancelled or lost, and nothing is touched
+ * after it was freed.
+ */
+TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
+{
+	enum { TIMEOUT_MS = 40, ROUNDS = 40, JOBS = 3 };
+	int round, i, timedout = 0, nodev = 0;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	for (round = 0; round < ROUNDS; round++) {
+		struct fdif_job_bos j;
+		struct drm_fdif_job jobs[JOBS];
+		int fd = fdif_open(), fences[JOBS], st;
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+		ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+		for (i = 0; i < JOBS; i++) {
+			fdif_job_init(&jobs[i], &j);
+			jobs[i].roi = face_roi;
+			jobs[i].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		}
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_HANG, 0));	/* every job */
+		/* single jobs on even rounds, one batch on odd ones */
+		if (round % 2) {
+			ASSERT_EQ(0, fdif_submit_jobs(fd, jobs, JOBS));
+		} else {
+			for (i = 0; i < JOBS; i++) {
+				ASSERT_EQ(0, fdif_submit_one(fd, &jobs[i]));
+			}
+		}
+		for (i = 0; i < JOBS; i++)
+			fences[i] = jobs[i].fence_fd;
+		/* around the first job's timeout, 2 ms apart */
+		usleep(TIMEOUT_MS * 1000 / 2 + (round % 20) * 2000);
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+		for (i = 0; i < JOBS; i++) {
+			st = fence_wait(fences[i], WAIT_NS);
+			close(fences[i]);
+			ASSERT_TRUE(st == -ETIMEDOUT || st == -ENODEV)
+				TH_LOG("round %d job %d: fence status %d", round, i, st);
+			timedout += st == -ETIMEDOUT;
+			nodev += st == -ENODEV;
+		}
+		/* (the unplug zapped the BO mappings: results are not readable) */
+		fdif_job_bos_free(fd, &j);
+		close(fd);
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+		ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+		ASSERT_TRUE(wait_node(1));
+	}
+	/* with the usual timeout: a good job under load may take 40 ms */
+	ASSERT_EQ(0, reload_driver(2000));
+	good_job(_metadata);
+	TH_LOG("%d unbinds around hung jobs' timeouts: %d jobs timed out, %d ended by the unbind",
+	       ROUNDS, timedout, nodev);
+}
+
+/*
+ * A job whose in-sync is a failed job's out-sync must not run (issue 25,
+ * 4), even in the window where the scheduler has given back the failed
+ * job's credit, so the next job may start, but has not yet set the error
+ * of its finished fence. fdif_delay stalls drm_sched_fence_finished() to
+ * hold that window open (in the interrupt of the failed job, on one CPU).
+ * The waiting job's second in-sync, a sw_sync point, is signalled inside
+ * it, so the scheduler looks at that job then. The waiting job is on the
+ * same file (an in-sync from its own entity, which the scheduler drops as
+ * a dependency) and on another file (which, pipelined, only waited for
+ * the failed job to start). Both must end with -ECANCELED.
+ */
+/*
+ * The interrupt of DEV_NAME's FDIF goes to CPU 0 only, and this process
+ * runs on CPU 1 only (@on), or both back to any CPU (!@on): a stall in the
+ * interrupt handler then does not hold this process's timers up.
+ */
+static int split_irq_and_test_cpus(bool on)
+{
+	char line[512], path[64];
+	cpu_set_t set;
+	int irq = -1;
+	FILE *f = fopen("/proc/interrupts", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, DEV_NAME) && sscanf(line, " %d:", &irq) == 1)
+			break;
+	fclose(f);
+	if (irq < 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
+	if (sysfs_write(path, on ? "1" : "3"))
+		return -EIO;
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (!on)
+		CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+TEST_F_TIMEOUT(short_timeout, in_sync_error_in_credit_window, 300)
+{
+	enum { STALL_MS = 600, SIGNAL_MS = 300 };
+	uint64_t st_start[MAX_STALLS], st_end[MAX_STALLS];
+	int other, hit = 0;
+	char cmd[160];
+
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	/* the stall on CPU 0, this test's sleeps and signals on CPU 1 */
+	ASSERT_EQ(0, split_irq_and_test_cpus(true));
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=drm_sched_fence_finished owner=gpu_sched delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+	for (other = 0; other < 2; other++) {
+		struct drm_fdif_sync out = { 0 }, in[2] = { { 0 }, { 0 } };
+		struct drm_fdif_job a, b;
+		struct fdif_job_bos ja;
+		struct fdif_bo res_b;
+		struct drm_fdif_result_header *r;
+		int fa = fdif_open(), fb, tl, fence, st, n, k;
+		int64_t submitted, signalled;
+
+		ASSERT_GE(fa, 0);
+		fb = other ? fdif_open() : fa;
+		ASSERT_GE(fb, 0);
+		ASSERT_EQ(0, fdif_job_bos_new(fa, &ja));
+		ASSERT_EQ(0, fdif_load_picture("astronaut", ja.pic.map));
+		ASSERT_EQ(0, fdif_syncobj_create(fa, 0, &out.handle));
+		in[0].handle = out.handle;
+		if (other) {	/* the syncobj, shared with the other file */
+			struct drm_syncobj_handle h = { .handle = out.handle };
+
+			ASSERT_EQ(0, fdif_ioctl(fa, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h));
+			h.handle = 0;
+			ASSERT_EQ(0, fdif_ioctl(fb, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h));
+			close(h.fd);
+			in[0].handle = h.handle;
+		}
+		tl = sw_sync_point(_metadata, &fence);
+		in[1].handle = syncobj_from_sync_file(fb, fence);
+		ASSERT_NE(0, in[1].handle);
+		close(fence);
+
+		/* A ends with ERR; B, on the same picture, would find the face */
+		fdif_job_init(&a, &ja);
+		a.roi = face_roi;
+		a.out_sync_count = 1;
+		a.out_syncs = (uintptr_t)&out;
+		a.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_bo_new(fb, ja.caps.layout.size, &res_b));
+		memset(res_b.map, 0xa5, res_b.size);
+		if (other) {	/* B's picture and work area on its own file */
+			struct fdif_job_bos jb;
+
+			ASSERT_EQ(0, fdif_job_bos_new(fb, &jb));
+			ASSERT_EQ(0, fdif_load_picture("astronaut", jb.pic.map));
+			fdif_job_init(&b, &jb);
+		} else {
+			fdif_job_init(&b, &ja);
+		}
+		b.result_handle = res_b.handle;
+		b.roi = face_roi;
+		b.in_sync_count = 2;
+		b.in_syncs = (uintptr_t)in;
+		b.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+
+		ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_ERR, 1));
+		submitted = fdif_now_ns();
+		ASSERT_EQ(0, fdif_submit_one(fa, &a));
+		ASSERT_EQ(0, fdif_submit_one(fb, &b));
+		usleep(SIGNAL_MS * 1000);
+		signalled = fdif_now_ns();
+		ASSERT_EQ(0, sw_sync_signal(tl));
+
+		EXPECT_EQ(-EIO, fence_wait(a.fence_fd, WAIT_NS));
+		st = fence_wait(b.fence_fd, WAIT_NS);
+		r = res_b.map;
+		EXPECT_EQ(-ECANCELED, st) TH_LOG("%s file: the waiting job's fence %d",
+						 other ? "another" : "the same", st);
+		EXPECT_EQ(-ECANCELED, r->status);
+		EXPECT_EQ(0, r->count);
+
+		/* the point was signalled inside the stall of A's interrupt */
+		n = read_stalls(st_start, st_end);
+		for (k = 0; k < n; k++)
+			if ((int64_t)st_start[k] > submitted)
+				TH_LOG("stall from %lld to %lld ms after the submit",
+				       (long long)((int64_t)st_start[k] - submitted) / 1000000,
+				       (long long)((int64_t)st_end[k] - submitted) / 1000000);
+		for (k = 0; k < n; k++)
+			if ((int64_t)st_start[k] < signalled && (int64_t)st_end[k] > signalled)
+				break;
+		hit += k < n;
+		TH_LOG("%s file: the waiting job ended with %d; signalled %lld ms after the submit, %s a stall",
+		       other ? "another" : "the same", st,
+		       (long long)(signalled - submitted) / 1000000,
+		       k < n ? "inside" : "outside");
+
+		close(a.fence_fd);
+		close(b.fence_fd);
+		close(tl);
+		fdif_bo_free(fb, &res_b);
+		if (other)
+			close(fb);
+		fdif_job_bos_free(fa, &ja);
+		close(fa);
+	}
+	/* TCG's timing may spoil one variant's window, not both */
+	EXPECT_GE(hit, 1);
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	ASSERT_EQ(0, split_irq_and_test_cpus(false));
+}
+
+FDIF_STRESS_MAIN
