@@ -2,9 +2,8 @@
 # Boot the fdif test guest in QEMU and turn what it reports into results.
 #
 #   run-guest.sh [--arch arm64|arm] [--debug-kernel] [--suite tests|stress] [--timeout S]
-#                [--share DIR] [--cmd SCRIPT] [--data]
+#                [--share DIR] [--cmd SCRIPT] [--data] [--gst] [--opencv]
 #                [--device-opts OPTS] [--devices N] [--mem SIZE] [--out DIR]
-#                [--opencv]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
@@ -22,12 +21,21 @@
 # guest shell script SCRIPT (e.g. /mnt/run.sh) instead of the tests.
 # The test pictures go to /data in the guest for the test suites, or with
 # --data; the main job (--cmd, scripts/demo.sh) needs none of them.
+# The test suites (no --cmd) run the 32-bit suites too: their armhf build
+# (a cross compiler, the armhf libraries unpacked by armhf-root.sh) is
+# made only for them and for --arch arm, never for a --cmd run on arm64
+# (scripts/demo.sh, the benchmarks, the board kit's runner).
+# --gst builds fdiffacedetect and its camera tests and tools for the
+# arm64 guest and puts GStreamer in it (Debian's arm64 packages,
+# gst-root.sh): the arm64 test suites always have it (fdif_gst), a --cmd
+# run only when asked (scripts/demo.sh --camera, scripts/bench-camera.sh).
 # --opencv adds gst-plugins-bad's facedetect (OpenCV) for the camera
-# benchmark (scripts/bench-camera.sh; gst-root.sh --opencv, ~170 MB).
+# benchmark (scripts/bench-camera.sh; gst-root.sh --opencv, ~170 MB);
+# it implies --gst.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
-mem=1G arch=arm64 opencv=
+mem=1G arch=arm64 opencv= gst=
 ndev=2
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -42,7 +50,8 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--out) out=$2; shift ;;
 	--data) data=1 ;;
-	--opencv) opencv=--opencv ;;
+	--gst) gst=1 ;;
+	--opencv) opencv=--opencv gst=1 ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
 	shift
@@ -58,6 +67,14 @@ arm) [ -z "$debug" ] || die "run-guest.sh: no debug kernel for --arch arm"
 	[ "$mem" = 1G ] || die "run-guest.sh: --arch arm takes 1G" ;;
 *) die "run-guest.sh: --arch takes arm64 or arm" ;;
 esac
+# the armhf build: the test suites' 32-bit programs (on arm64 their
+# .armhf copies, through the compat layer), or every program on --arch arm
+armhf=
+[ -n "$cmd" ] && [ "$arch" = arm64 ] || armhf=1
+# GStreamer: the arm64 test suites' fdif_gst, or what --gst asked for
+[ -n "$cmd" ] || [ "$arch" != arm64 ] || gst=1
+[ -z "$gst" ] || [ "$arch" = arm64 ] ||
+	die "run-guest.sh: --gst and --opencv are for the arm64 guest (the 32-bit one has no GStreamer)"
 
 GUEST_PKGS=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross meson ninja-build cpio gzip
 	pkg-config)
@@ -77,21 +94,23 @@ apt_ensure "${GUEST_ARM64_PKGS[@]}"
 # are unpacked, not installed (armhf-root.sh), and the armhf package
 # lists are for those and busybox
 GUEST_ARMHF_PKGS=(gcc-arm-linux-gnueabihf libc6-dev-armhf-cross file)
-if ! dpkg --print-foreign-architectures | grep -qx armhf; then
-	progress "enabling the armhf architecture in dpkg (for 32-bit guest packages)"
-	as_root dpkg --add-architecture armhf
-	rm -f "$FDIF_CACHE/.apt-updated"
+if [ -n "$armhf" ]; then
+	if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+		progress "enabling the armhf architecture in dpkg (for 32-bit guest packages)"
+		as_root dpkg --add-architecture armhf
+		rm -f "$FDIF_CACHE/.apt-updated"
+	fi
+	apt_ensure "${GUEST_ARMHF_PKGS[@]}"
+	# (an architecture just added has none until an update; one that fails
+	# may still bring the lists the downloads need)
+	armhf_lists() { [ -n "$(ls /var/lib/apt/lists/*_binary-armhf_Packages* 2>/dev/null)" ]; }
+	if ! armhf_lists; then
+		apt_update || true
+		armhf_lists || die "run-guest.sh: no armhf package lists (apt-get update failed, above)"
+	fi
+	armhf_root="$("$FDIF_ROOT/guest/armhf-root.sh")" ||
+		die "run-guest.sh: the armhf libraries could not be unpacked"
 fi
-apt_ensure "${GUEST_ARMHF_PKGS[@]}"
-# (an architecture just added has none until an update; one that fails
-# may still bring the lists the downloads need)
-armhf_lists() { [ -n "$(ls /var/lib/apt/lists/*_binary-armhf_Packages* 2>/dev/null)" ]; }
-if ! armhf_lists; then
-	apt_update || true
-	armhf_lists || die "run-guest.sh: no armhf package lists (apt-get update failed, above)"
-fi
-armhf_root="$("$FDIF_ROOT/guest/armhf-root.sh")" ||
-	die "run-guest.sh: the armhf libraries could not be unpacked"
 # GStreamer for the arm64 guest's camera pipelines (fdiffacedetect,
 # fdif_gst): the multiarch runtime and core development packages; the
 # plugins-base development files, not multi-arch, come unpacked from
@@ -99,7 +118,7 @@ armhf_root="$("$FDIF_ROOT/guest/armhf-root.sh")" ||
 GUEST_GST_PKGS=(libgstreamer1.0-dev:arm64 liborc-0.4-dev:arm64
 	libgstreamer-plugins-base1.0-0:arm64 gstreamer1.0-plugins-base:arm64
 	gstreamer1.0-plugins-good:arm64)
-if [ "$arch" = arm64 ]; then
+if [ -n "$gst" ]; then
 	apt_ensure "${GUEST_GST_PKGS[@]}"
 	gst_pc="$("$FDIF_ROOT/guest/gst-root.sh" --pkgconfig)"
 fi
@@ -132,55 +151,68 @@ busybox_deb() { # busybox_deb ARCH
 	echo "$deb"
 }
 
-# the arm64 programs (the 32-bit guest runs the armhf ones, below)
-gb="$FDIF_BUILD/guest-arm64"
-if [ "$arch" = arm64 ]; then
-	progress "building the guest side: libfdif-drm, fdif-detect, tests (arm64, static)"
+# the arm64 programs (the 32-bit guest runs the armhf ones, below): with
+# GStreamer in a build folder of their own, so that a run without it
+# neither needs its packages nor undoes a build with it
+if [ -n "$gst" ]; then
+	gb="$FDIF_BUILD/guest-arm64-gst"
 	# the cross file's pkg-config path with the unpacked plugins-base files first
 	gst_ini="$FDIF_BUILD/guest-arm64-gst.ini"
 	printf "[properties]\npkg_config_libdir = ['%s', '/usr/lib/aarch64-linux-gnu/pkgconfig', '/usr/share/pkgconfig']\n" \
 		"$gst_pc" > "$gst_ini.new"
 	cmp -s "$gst_ini.new" "$gst_ini" || { mv "$gst_ini.new" "$gst_ini"; rm -rf "$gb"; }
 	rm -f "$gst_ini.new"
+	cross=(--cross-file "$FDIF_ROOT/guest/aarch64.ini" --cross-file "$gst_ini")
+else
+	gb="$FDIF_BUILD/guest-arm64"
+	cross=(--cross-file "$FDIF_ROOT/guest/aarch64.ini")
+fi
+if [ "$arch" = arm64 ]; then
+	progress "building the guest side: libfdif-drm, fdif-detect, tests${gst:+, fdiffacedetect} (arm64, static)"
+	# a folder set up with other cross files (one with GStreamer, before
+	# it had a folder of its own) is set up again
+	[ ! -f "$gb/build.ninja" ] || [ "$(cat "$gb/.fdif-cross" 2>/dev/null)" = "${cross[*]}" ] ||
+		rm -rf "$gb"
 	# the arm64 uAPI headers: the arm64 kernel's (the same tree and config)
 	if [ ! -f "$gb/build.ninja" ]; then
-		meson setup "$gb" "$FDIF_ROOT" -Dguest=true \
-			--cross-file "$FDIF_ROOT/guest/aarch64.ini" --cross-file "$gst_ini" \
+		meson setup "$gb" "$FDIF_ROOT" -Dguest=true "${cross[@]}" \
 			-Dkernel_headers="$kbuild/usr/include" \
 			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+		echo "${cross[*]}" > "$gb/.fdif-cross"
 	else
 		meson configure "$gb" -Dkernel_headers="$kbuild/usr/include" \
 			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
 	fi
 	ninja -C "$gb" >/dev/null || ninja -C "$gb"
 fi
-tb="$gb/igt-tests"
 
-progress "building the guest side for armhf: 32-bit uAPI, library and CLI suites"
 hb="$FDIF_BUILD/guest-armhf"
-# 32-bit ARM uAPI headers (asm/), outside the source tree for meson
-hdr="$FDIF_CACHE/kernel/armhf-headers-$(basename "$ksrc")"
-make -s -C "$ksrc" O="$hdr" ARCH=arm headers_install >/dev/null ||
-	die "run-guest.sh: ARCH=arm headers_install failed"
-# the cross file's libraries: the unpacked armhf ones (jconfig.h is in
-# the triplet's include folder, which no .pc file names)
-root_ini="$FDIF_BUILD/guest-armhf-root.ini"
-printf "[properties]\npkg_config_libdir = ['%s']\n[built-in options]\nc_args = ['-isystem', '%s']\n" \
-	"$armhf_root/usr/lib/arm-linux-gnueabihf/pkgconfig" \
-	"$armhf_root/usr/include/arm-linux-gnueabihf" > "$root_ini.new"
-cmp -s "$root_ini.new" "$root_ini" || { mv "$root_ini.new" "$root_ini"; rm -rf "$hb"; }
-rm -f "$root_ini.new"
-if [ ! -f "$hb/build.ninja" ]; then
-	meson setup "$hb" "$FDIF_ROOT" -Dguest=true \
-		--cross-file "$FDIF_ROOT/guest/armhf.ini" --cross-file "$root_ini" \
-		-Dkernel_headers="$hdr/usr/include" \
-		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null ||
-		die "run-guest.sh: meson setup of $hb failed (see its meson-logs)"
-else
-	meson configure "$hb" -Dkernel_headers="$hdr/usr/include" \
-		-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+if [ -n "$armhf" ]; then
+	progress "building the guest side for armhf: 32-bit uAPI, library and CLI suites"
+	# 32-bit ARM uAPI headers (asm/), outside the source tree for meson
+	hdr="$FDIF_CACHE/kernel/armhf-headers-$(basename "$ksrc")"
+	make -s -C "$ksrc" O="$hdr" ARCH=arm headers_install >/dev/null ||
+		die "run-guest.sh: ARCH=arm headers_install failed"
+	# the cross file's libraries: the unpacked armhf ones (jconfig.h is in
+	# the triplet's include folder, which no .pc file names)
+	root_ini="$FDIF_BUILD/guest-armhf-root.ini"
+	printf "[properties]\npkg_config_libdir = ['%s']\n[built-in options]\nc_args = ['-isystem', '%s']\n" \
+		"$armhf_root/usr/lib/arm-linux-gnueabihf/pkgconfig" \
+		"$armhf_root/usr/include/arm-linux-gnueabihf" > "$root_ini.new"
+	cmp -s "$root_ini.new" "$root_ini" || { mv "$root_ini.new" "$root_ini"; rm -rf "$hb"; }
+	rm -f "$root_ini.new"
+	if [ ! -f "$hb/build.ninja" ]; then
+		meson setup "$hb" "$FDIF_ROOT" -Dguest=true \
+			--cross-file "$FDIF_ROOT/guest/armhf.ini" --cross-file "$root_ini" \
+			-Dkernel_headers="$hdr/usr/include" \
+			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null ||
+			die "run-guest.sh: meson setup of $hb failed (see its meson-logs)"
+	else
+		meson configure "$hb" -Dkernel_headers="$hdr/usr/include" \
+			-Dselftests="$ksrc/tools/testing/selftests" >/dev/null
+	fi
+	ninja -C "$hb" >/dev/null || ninja -C "$hb"
 fi
-ninja -C "$hb" >/dev/null || ninja -C "$hb"
 
 progress "packing the initramfs"
 root="$FDIF_BUILD/guest-root"
@@ -198,7 +230,7 @@ if [ "$arch" = arm ]; then
 	make -s -C "$ksrc" O="$kbuild" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
 		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	# the guest's programs are the armhf ones
-	gb=$hb tb=$hb/igt-tests
+	gb=$hb
 else
 	make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
@@ -212,33 +244,38 @@ if [ -n "$debug" ]; then
 	make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		M="$kmod" W=1 modules >/dev/null
 fi
-# every program the guest runs; a missing one is an error, not a skip
+# every program the guest runs; a missing one is an error, not a skip.
+# Where each is in a guest build folder ($gb, the arm64 or the armhf one):
+# the driver's suites in igt-tests/, the library's, the CLI's and the
+# camera's in libfdif-drm/tests/guest/, the element's in gst/tests/guest/,
+# the guest's own tools in guest/
 guest_file() { # guest_file SRC DEST
 	[ -f "$1" ] || die "run-guest.sh: $1 was not built"
 	cp "$1" "$2"
 }
-# (where each is in a guest build folder: the driver's suites in
-# igt-tests/, the library's, the CLI's and the camera's in
-# libfdif-drm/tests/guest/ (lt), the element's in gst/tests/guest/, the
-# guest's own tools in guest/)
+UAPI_SUITES=(fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync
+	fdif_submit_queue fdif_reset fdif_fdinfo fdif_pm fdif_multi)
+# (in the order they run, the allocation failures last: an injected
+# failure can turn DMA-API debugging off for the rest of the boot)
+STRESS_SUITES=(fdif_stress_unbind fdif_stress_faults fdif_stress_timeout fdif_stress_alloc)
+# the 32-bit suites the arm64 guest runs through the compat layer
+COMPAT_SUITES=(fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync
+	fdif_submit_queue)
 lt=libfdif-drm/tests/guest
-for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue fdif_reset \
-	fdif_fdinfo fdif_pm fdif_multi; do
-	guest_file "$tb/$t" "$root/tests/"
+for t in "${UAPI_SUITES[@]}"; do
+	guest_file "$gb/igt-tests/$t" "$root/tests/"
 done
 guest_file "$gb/$lt/fdif_lib" "$root/tests/"
 guest_file "$gb/$lt/fdif_camera" "$root/tests/"
 guest_file "$FDIF_ROOT/$lt/fdif_cli.sh" "$root/tests/fdif_cli"
 guest_file "$FDIF_ROOT/$lt/fdif_camera_cli.sh" "$root/tests/fdif_camera_cli"
-# on arm64, the 32-bit suites too, counted as their own result files
-# (NAME.armhf.tap): the compat layer
-if [ "$arch" = arm64 ]; then
-	for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue; do
+# on arm64, for the test suites, the 32-bit ones too, counted as their own
+# result files (NAME.armhf.tap): the compat layer
+if [ "$arch" = arm64 ] && [ -n "$armhf" ]; then
+	for t in "${COMPAT_SUITES[@]}"; do
 		guest_file "$hb/igt-tests/$t" "$root/tests/$t.armhf"
 	done
 	guest_file "$hb/$lt/fdif_lib" "$root/tests/fdif_lib.armhf"
-fi
-if [ "$arch" = arm64 ]; then
 	mkdir -p "$root/bin/armhf"
 	guest_file "$hb/libfdif-drm/fdif-detect" "$root/bin/armhf/"
 	file -b "$root/bin/armhf/fdif-detect" | grep -q '^ELF 32-bit.*ARM' ||
@@ -248,30 +285,25 @@ if [ "$arch" = arm64 ]; then
 	chmod +x "$root/tests/fdif_cli.armhf"
 fi
 mkdir -p "$root/stress"
-# the reliability suite, in the order it runs, the allocation failures
-# last: an injected failure can turn DMA-API debugging off for the rest
-# of the boot
-STRESS_SUITES=(fdif_stress_unbind fdif_stress_faults fdif_stress_timeout fdif_stress_alloc)
 for t in "${STRESS_SUITES[@]}"; do
-	guest_file "$tb/$t" "$root/stress/"
+	guest_file "$gb/igt-tests/$t" "$root/stress/"
 done
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
 # and the camera's (imports of vivid's buffers, the device unbound under
 # a pipeline)
-for t in fdif_query fdif_bo fdif_submit_args fdif_submit_detect fdif_submit_sync fdif_submit_queue fdif_reset \
-	fdif_fdinfo fdif_pm fdif_multi; do
-	guest_file "$tb/$t" "$root/stress/"
+for t in "${UAPI_SUITES[@]}"; do
+	guest_file "$gb/igt-tests/$t" "$root/stress/"
 done
 guest_file "$gb/$lt/fdif_camera" "$root/stress/"
 guest_file "$gb/libfdif-drm/fdif-detect" "$root/bin/"
-guest_file "$tb/fdif_bench" "$root/bin/"
+guest_file "$gb/igt-tests/fdif_bench" "$root/bin/"
 # the camera: the frame loop example and the player for vivid's loop
 guest_file "$gb/$lt/fdif-camera" "$root/bin/"
 guest_file "$gb/guest/fdif-vivid-feed" "$root/bin/"
 # GStreamer (Debian's arm64 libraries and plugins) and fdiffacedetect,
 # for the camera pipelines (fdif_gst, scripts/demo.sh --camera)
-if [ "$arch" = arm64 ]; then
+if [ -n "$gst" ]; then
 	gplug="$root/usr/lib/aarch64-linux-gnu/gstreamer-1.0"
 	mkdir -p "$gplug"
 	guest_file "$gb/gst/libgstfdif.so" "$gplug/"

@@ -58,7 +58,7 @@ RUN
 
 progress "running the camera pipelines in the guest (one boot; $frames frames, facedetect $slow)"
 "$FDIF_ROOT/guest/run-guest.sh" --share "$share" --cmd /mnt/run.sh --data \
-	--opencv --mem 2G --out "$FDIF_BUILD/bench-camera-guest" --timeout 1800 >/dev/null ||
+	--gst --opencv --mem 2G --out "$FDIF_BUILD/bench-camera-guest" --timeout 1800 >/dev/null ||
 	die "the camera benchmark failed: see $FDIF_BUILD/bench-camera-guest/console.log"
 
 report=$(/usr/bin/python3 - "$share/out" <<'PY'

@@ -189,7 +189,7 @@ RUN
 	log_dir="$FDIF_BUILD/demo-guest"
 	set +e
 	run_logged "$log_dir/harness.log" "$FDIF_ROOT/guest/run-guest.sh" \
-		--share "$share" --cmd /mnt/run.sh --out "$log_dir" --timeout "$limit"
+		--share "$share" --cmd /mnt/run.sh --gst --out "$log_dir" --timeout "$limit"
 	hrc=$?
 	set -e
 	[ -f "$share/out/camera.rc" ] ||
