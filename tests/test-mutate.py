@@ -12,8 +12,9 @@ pulls the layer under its goal; one marked equivalent is reported apart
 and left out of the score; a mutant that does not compile is killed by
 the build and named so; a mutant marked equivalent that a test kills is an
 error; the work tree (files and git status) is unchanged afterwards; with
-only good mutants the run passes; and when the unmutated code fails a
-test the run stops with an error.
+only good mutants the run passes; a test that hangs is killed at its time
+limit (and counts as a kill) with nothing of it left running; and when
+the unmutated code fails a test the run stops with an error.
 """
 
 import hashlib
@@ -114,6 +115,17 @@ equivalent: (wrongly) nothing reads it
 	return a + b + 1;
 """
 
+HANG = """=== toy-hang
+file: calc.c
+why: twice() never returns
+tests: toy-twice
+---
+	return a * 2;
++++
+	for (;;)
+		;
+"""
+
 results = []
 
 
@@ -148,12 +160,14 @@ def main():
         proj = os.path.join(tmp, "toy")
         os.makedirs(os.path.join(proj, "mut"))
         for name, text in (("calc.c", CALC), ("meson.build", MESON),
-                           ("mut/toy.txt", MUTANTS), ("notes.txt", "untracked, copied\n")):
+                           ("mut/toy.txt", MUTANTS), ("mut/toyhang.txt", HANG),
+                           ("notes.txt", "untracked, copied\n")):
             with open(os.path.join(proj, name), "w") as f:
                 f.write(text)
         git = ["git", "-C", proj, "-c", "user.name=t", "-c", "user.email=t@t"]
         subprocess.run(git + ["init", "-q"], check=True)
-        subprocess.run(git + ["add", "calc.c", "meson.build", "mut/toy.txt"], check=True)
+        subprocess.run(git + ["add", "calc.c", "meson.build", "mut/toy.txt", "mut/toyhang.txt"],
+                       check=True)
         subprocess.run(git + ["commit", "-qm", "toy"], check=True)
         before = snapshot(proj)
         scratch = os.path.join(tmp, "scratch")
@@ -202,6 +216,21 @@ def main():
         lines = tap_lines(tap) if os.path.exists(tap) else []
         check(p.returncode == 0 and "ok - layer toy: 1/1 killed (100%), goal 90%, 1 equivalent" in lines,
               "with only good mutants the run passes", p.stdout + "\n".join(lines))
+
+        # a test that hangs is stopped at its time limit, and nothing of it
+        # is left running
+        hang = [sys.executable, TOOL, "--src", proj, "--mutants", os.path.join(proj, "mut"),
+                "--scratch", scratch, "--define-layer", "toyhang:meson:suite:toy",
+                "--layer", "toyhang", "--timeout", "3", "--tap", tap]
+        p = subprocess.run(hang, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        left = subprocess.run(["pgrep", "-f", os.path.join(scratch, "build", "calc")],
+                              stdout=subprocess.PIPE, universal_newlines=True).stdout
+        check(p.returncode == 0 and "ok 1 - toy-hang killed by toy-twice (time limit 3s)" in lines
+              and not left, "a hanging test is killed at its limit, with nothing left running",
+              p.stdout + "\n".join(lines) + "\nleft: " + left)
+        check(snapshot(proj) == before, "the work tree is still unchanged")
 
         # --list names the bad one and fails, building nothing
         p = subprocess.run(base + ["--list"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -251,6 +251,14 @@ def run(cmd, cwd=None, env=None, timeout=None, log=None, quiet=True):
 
 
 def killpg(p, only_group=False):
+    """stop the command's process group: TERM first (meson test then stops
+    the tests it runs in sessions of their own), KILL what is left"""
+    if not only_group:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+            p.wait(timeout=5)
+        except (ProcessLookupError, PermissionError, subprocess.TimeoutExpired):
+            pass
     try:
         os.killpg(p.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -530,6 +538,11 @@ class QtestRunner:
                    env=self.env(), timeout=timeout, log=log)
 
     def mutant_path(self, rel):
+        # QEMU's -iquote paths are absolute (the cached source tree), so a
+        # header changed in the copy would not be seen: C files only
+        if not rel.endswith(".c") or not any(rel == r for r, _ in self.mapping()):
+            raise KeyError("%s: the device layer mutates the C files QEMU builds from "
+                           "qemu-device/overlay and qemu-device/facedet/src only" % rel)
         return os.path.join(self.tool.src, rel)
 
     def after_write(self, rel):
@@ -612,6 +625,13 @@ def main(argv=None):
     ap.add_argument("--meson-option", action="append", metavar="-Dx=y",
                     help="an option for the scratch meson setup")
     a = ap.parse_args(argv)
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    # a stage runner's TERM (or a hangup) stops the run as Ctrl-C does: the
+    # test running (in a session of its own) is killed with what it started
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGHUP, stop)
     try:
         return run_tool(Tool(a))
     except Fatal as e:
@@ -708,7 +728,12 @@ def run_tool(t):
         r = t.runner(kind)
         tests = sorted(plan[m.id], key=lambda x: t.baseline[(kind, x)])
         start = time.monotonic()
-        path = r.mutant_path(m.file)
+        try:
+            path = r.mutant_path(m.file)
+        except KeyError as e:
+            m.status, m.detail = "error", str(e).strip("'\"")
+            say("%d/%d %s: error: %s" % (i, total, m.id, m.detail))
+            continue
         with open(path, encoding="utf-8", errors="surrogateescape") as f:
             orig = f.read()
         try:
