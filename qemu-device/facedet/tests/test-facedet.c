@@ -287,6 +287,56 @@ static void test_min_size(void)
 	g_assert_cmpint(n, ==, 0);
 }
 
+/*
+ * The pyramid as docs/detector.md specifies it, counted on a flat picture:
+ * levels at f = 1, 1.1, 1.1^2, ... resized to round(w/f) x round(h/f),
+ * used while the 20x20 window fits and its size in the picture,
+ * round(20 f), is at least the minimum size; window steps of 2 pixels up
+ * to f = 2, 1 above. No window of a flat picture passes the variance test,
+ * so none is skipped as a stage-0 rejection: the scan visits every
+ * position of every level, which the windows counter must show exactly.
+ * A level lost at the top (the largest faces) or at the minimum size
+ * changes the count.
+ */
+static void test_pyramid(void)
+{
+	static const unsigned int sizes[] = { 20, 25, 32, 40, 100, 200, 217, 218 };
+	static struct facedet_rect r[64];
+	uint8_t *flat = g_malloc(W * H);
+	size_t k;
+
+	if (strcmp(model_path, FACEDET_DEFAULT_MODEL)) {
+		g_test_skip("the counts are for alt2's 20x20 window");
+		g_free(flat);
+		return;
+	}
+	memset(flat, 128, W * H);
+	for (k = 0; k < G_N_ELEMENTS(sizes); k++) {
+		unsigned long want = 0;
+		unsigned int levels = 0;
+		double f;
+		int n;
+
+		for (f = 1.0;; f *= 1.1) {
+			const int ww = (int)lrint(20 * f), sw = (int)lrint(W / f), sh = (int)lrint(H / f);
+			const int pw = sw - 20, ph = sh - 20, step = f > 2.0 ? 1 : 2;
+
+			if (pw <= 0 || ph <= 0)
+				break;
+			if (ww < (int)sizes[k])
+				continue;
+			want += (unsigned long)((pw + step - 1) / step) * ((ph + step - 1) / step);
+			levels++;
+		}
+		n = facedet_detect_rects(ctx, flat, W, H, W, 1.1, sizes[k], 3, r, G_N_ELEMENTS(r));
+		g_test_message("min size %u: %u levels, %lu windows, scanned %u", sizes[k], levels,
+			       want, facedet_ctx_stats(ctx)->windows);
+		g_assert_cmpint(n, ==, 0);
+		g_assert_cmpuint(facedet_ctx_stats(ctx)->windows, ==, want);
+	}
+	g_free(flat);
+}
+
 static void test_direction(void)
 {
 	struct facedet_face f[FACEDET_MAX_FACES];
@@ -528,6 +578,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/facedet/detect/face-free", test_face_free);
 	g_test_add_func("/facedet/detect/roi", test_roi);
 	g_test_add_func("/facedet/detect/min-size", test_min_size);
+	g_test_add_func("/facedet/rects/pyramid", test_pyramid);
 	g_test_add_func("/facedet/detect/direction", test_direction);
 	g_test_add_func("/facedet/detect/tilt", test_tilt);
 	g_test_add_func("/facedet/detect/cap-and-order", test_cap_and_order);
