@@ -147,9 +147,14 @@ demo_tap() {
 }
 
 stage_host() {
+	local log="$FDIF_BUILD/meson-logs/testlog.json"
 	meson_build
+	# only what this run's meson test writes: an earlier run's log is not
+	# a result (a meson that fails early writes none)
+	rm -f "$log"
 	meson test -C "$FDIF_BUILD" --print-errorlogs >&2 || true
-	cp "$FDIF_BUILD/meson-logs/testlog.json" "$RESULTS/host/testlog.json"
+	[ -s "$log" ] || die "meson test wrote no $log"
+	cp "$log" "$RESULTS/host/testlog.json"
 }
 
 stage_qtest() {
