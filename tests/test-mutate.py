@@ -13,8 +13,9 @@ and left out of the score; a mutant that does not compile is killed by
 the build and named so; a mutant marked equivalent that a test kills is an
 error; the work tree (files and git status) is unchanged afterwards; with
 only good mutants the run passes; a test that hangs is killed at its time
-limit (and counts as a kill) with nothing of it left running; and when
-the unmutated code fails a test the run stops with an error.
+limit (and counts as a kill) with nothing of it left running; a mutant a
+killed run left in the copy is put back and rebuilt; and when the
+unmutated code fails a test the run stops with an error.
 """
 
 import hashlib
@@ -231,6 +232,21 @@ def main():
               and not left, "a hanging test is killed at its limit, with nothing left running",
               p.stdout + "\n".join(lines) + "\nleft: " + left)
         check(snapshot(proj) == before, "the work tree is still unchanged")
+
+        # a run stopped hard (KILL) leaves a mutant in the copy, built; the
+        # next run puts the file back and must rebuild it, though the work
+        # tree's file is older than what the mutant built
+        copy = os.path.join(scratch, "src", "calc.c")
+        with open(copy, "w") as f:
+            f.write(CALC.replace("return a + b;", "return a - b;"))
+        subprocess.run(["ninja", "-C", os.path.join(scratch, "build")], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        p = subprocess.run(base + ["--id", "toy-add-minus", "--tap", tap], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        check(p.returncode == 0 and "ok 1 - toy-add-minus killed by toy-add" in lines,
+              "a mutant left in the copy by a killed run is put back and rebuilt",
+              p.stdout + "\n".join(lines))
 
         # --list names the bad one and fails, building nothing
         p = subprocess.run(base + ["--list"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -299,8 +299,9 @@ def same_file(a, b):
 
 
 def sync_tree(root, dest, skip):
-    """make dest a copy of root's listed files; unchanged files keep their
-    mtime, so an incremental build rebuilds only what changed"""
+    """make dest a copy of root's listed files; unchanged files are left
+    alone (an incremental build rebuilds only what changed), changed ones
+    get a new mtime"""
     files = [p for p in listed_files(root)
              if not any((os.path.join(root, p) + "/").startswith(s + "/") for s in skip)]
     want = set()
@@ -324,7 +325,10 @@ def sync_tree(root, dest, skip):
         if os.path.islink(src):
             os.symlink(os.readlink(src), dst)
         else:
-            shutil.copy2(src, dst)
+            # a new mtime, not the source's: a file put back after an
+            # interrupted run must look newer than what its mutant built
+            shutil.copyfile(src, dst)
+            shutil.copymode(src, dst)
         changed += 1
     removed = 0
     for d, dirs, names in os.walk(dest):
@@ -509,7 +513,8 @@ class QtestRunner:
             os.makedirs(os.path.dirname(b), exist_ok=True)
             if os.path.lexists(b):
                 os.unlink(b)
-            shutil.copy2(a, b)
+            shutil.copyfile(a, b)     # a new mtime: ninja must rebuild it
+            shutil.copymode(a, b)
 
     def env(self):
         e = dict(os.environ)
