@@ -50,6 +50,10 @@ stage_build() {
 		fi
 	}
 	apt_ensure "${FDIF_HOST_PKGS[@]}" "${FDIF_TEST_PKGS[@]}" $(testdata_packages)
+	# npm packs the test photos that come from the npm registry
+	# (testdata/fetch-photos.sh): Debian's npm, unless a Node.js with its
+	# own npm is installed already
+	command -v npm >/dev/null || apt_ensure npm
 	# the OpenCV agreement test needs the reference, whoever configured build/
 	if [ -f "$FDIF_BUILD/build.ninja" ]; then
 		step "host build configured (OpenCV reference on)" \
