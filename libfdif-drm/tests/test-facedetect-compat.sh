@@ -7,14 +7,21 @@
 # face; --best, --biggest), nothing on stdout for -q, argparse's usage and
 # "PROG: error: " on stderr for bad command lines. The boxes may differ:
 # ours come from the fake kernel (mock-preload.c, preloaded), told which
-# faces to find in each photo, since a host has no FDIF.
+# faces to find in each photo, since a host has no FDIF; so our output is
+# also compared, line for line, with the boxes those faces make in the
+# photo's pixels (worked out by hand below: a 320x240 photo is the
+# device's frame, a 1920x1080 one is fitted into it scaled by 1/6 with 30
+# rows of letterbox above), and each run that should reach the device
+# must have submitted a job there (the fake kernel's log), so a program
+# that prints nothing and exits 0 fails. Each tool runs in a folder of its
+# own, so an -o file is the one that tool wrote.
 # Usage: test-facedetect-compat.sh FDIF_DETECT MOCK_MODULE FIXTURES_DIR [FACEDETECT]
 # Prints TAP.
 cli=$1 mock=$2 fix=$3 real=${4:-/usr/bin/facedetect}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
-mkdir "$tmp/accel"
+mkdir "$tmp/accel" "$tmp/r" "$tmp/o"
 
 one=$fix/astronaut-1080p.jpg	# one face (facedetect finds 1)
 many=$fix/lfw-15.pgm		# fifteen faces (facedetect finds 14)
@@ -27,20 +34,29 @@ if [ ! -x "$real" ]; then
 	exit 1
 fi
 
-# compare NAME FACES LINES OPTION... : run both, compare. FACES: what the
-# fake FDIF finds ("cx,cy,size,confidence;..."); LINES: "same" if both
-# must print as many lines, "any" if not
+# compare NAME FACES LINES JOBS WANT OPTION... : run both, compare. FACES:
+# what the fake FDIF finds ("cx,cy,size,confidence;..."); LINES: "same" if
+# both must print as many lines, "any" if not; JOBS: the jobs ours must
+# have submitted (1: it searched the photo, 0: it must not have); WANT:
+# our exact output, lines separated by '|' ("" for none, "-" not checked:
+# the help text)
 compare() {
-	name=$1 faces=$2 lines=$3
-	shift 3
-	(cd "$tmp" && "$real" "$@") > "$tmp/r.out" 2> "$tmp/r.err"
+	name=$1 faces=$2 lines=$3 jobs=$4 want=$5
+	shift 5
+	(cd "$tmp/r" && "$real" "$@") > "$tmp/r.out" 2> "$tmp/r.err"
 	rc_real=$?
-	(cd "$tmp" && env FDIF_ACCEL_DIR="$tmp/accel" FDIF_MOCK_DEVICE="$tmp/accel/accel0" \
-		FDIF_MOCK_FACES="$faces" LD_PRELOAD="$mock" $ours "$@") \
+	: > "$tmp/log"
+	(cd "$tmp/o" && env FDIF_ACCEL_DIR="$tmp/accel" FDIF_MOCK_DEVICE="$tmp/accel/accel0" \
+		FDIF_MOCK_FACES="$faces" FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" $ours "$@") \
 		> "$tmp/o.out" 2> "$tmp/o.err"
 	rc_ours=$?
 	why=
 	[ "$rc_real" -eq "$rc_ours" ] || why="exit $rc_ours, facedetect's $rc_real;"
+	got_jobs=$(grep -c '^submit ' "$tmp/log")
+	[ "$got_jobs" -eq "$jobs" ] || why="$why $got_jobs jobs submitted, not $jobs;"
+	if [ "$want" != - ] && [ "$(printf '%s' "$want" | tr '|' '\n')" != "$(cat "$tmp/o.out")" ]; then
+		why="$why our output is not '$want';"
+	fi
 	# every line of the form the options ask for
 	case " $* " in
 	*" -c "* | *" --center "* | *" -cq "* | *" -qc "*) form='^[0-9]+ [0-9]+$' ;;
@@ -55,7 +71,7 @@ compare() {
 		done
 	fi
 	for f in r o; do
-		if [ -n "$form" ] && [ -s "$tmp/$f.out" ] && grep -Evq "$form" "$tmp/$f.out"; then
+		if [ -n "$form" ] && grep -Evq "$form" "$tmp/$f.out"; then
 			why="$why $f: a line not /$form/;"
 		fi
 		# a failure says so as facedetect does, on stderr
@@ -86,48 +102,116 @@ compare() {
 ours="$cli --facedetect"
 ln -s "$cli" "$tmp/fdif-facedetect"
 
+# the faces the fake FDIF finds, in its 320x240 frame: one; three, the
+# most confident also the biggest (f3) or not (f3b); one past the right
+# edge (fe)
 f1='160,110,60,900'
 f3='160,110,60,900;60,60,30,500;260,60,40,300'
-compare boxes "$f1" same "$one"
-compare boxes-many "$f3" any "$many"
-compare center "$f1" same -c "$one"
-compare center-long "$f3" any --center "$many"
-compare best "$f3" same --best "$many"
-compare biggest "$f3" same --biggest "$many"
-compare best-center "$f3" same --best -c "$many"
-compare biggest-center "$f3" same --biggest --center "$many"
-compare options-after-file "$f3" same "$many" --biggest
-compare query-face "$f1" same -q "$one"
-compare query-many "$f3" same --query "$many"
-compare query-none "" same -q "$none"
-compare query-none-combined "" same -cq "$none"
-compare query-best-face "$f1" same -q --best "$one"
-compare no-face "" same "$none"
-compare no-face-best "" same --best "$none"
-compare no-face-center "" same -c "$none"
-compare output-png "$f1" same -o "$tmp/out.png" "$one"
+f3b='160,110,30,900;60,60,60,500;260,60,40,300'
+fe='310,110,60,900'
+# their boxes "x y w h": in the 320x240 $many as they are (x = cx - size / 2);
+# in the 1920x1080 $one six times as large, 30 frame rows lower (f1's face:
+# centre 960,480, 360 wide)
+b1='780 300 360 360'
+b3='130 80 60 60|45 45 30 30|240 40 40 40'
+b3b='145 95 30 30|30 30 60 60|240 40 40 40'
+compare boxes "$f1" same 1 "$b1" "$one"
+compare boxes-many "$f3" any 1 "$b3" "$many"
+compare boxes-many-order "$f3b" any 1 "$b3b" "$many"
+compare center "$f1" same 1 '960 480' -c "$one"
+compare center-long "$f3" any 1 '160 110|60 60|260 60' --center "$many"
+compare best "$f3" same 1 '130 80 60 60' --best "$many"
+compare biggest "$f3" same 1 '130 80 60 60' --biggest "$many"
+compare best-not-biggest "$f3b" same 1 '145 95 30 30' --best "$many"
+compare biggest-not-best "$f3b" same 1 '30 30 60 60' --biggest "$many"
+compare best-center "$f3b" same 1 '160 110' --best -c "$many"
+compare biggest-center "$f3b" same 1 '60 60' --biggest --center "$many"
+compare options-after-file "$f3b" same 1 '30 30 60 60' "$many" --biggest
+compare clamped-to-picture "$fe" any 1 '280 80 40 60' "$many"
+compare query-face "$f1" same 1 '' -q "$one"
+compare query-many "$f3" same 1 '' --query "$many"
+compare query-none "" same 1 '' -q "$none"
+compare query-none-combined "" same 1 '' -cq "$none"
+compare query-best-face "$f1" same 1 '' -q --best "$one"
+compare no-face "" same 1 '' "$none"
+compare no-face-best "" same 1 '' --best "$none"
+compare no-face-center "" same 1 '' -c "$none"
+# -o: each tool's own file (relative: in its own folder); ours the photo
+# at its size, the box drawn: white, the picked one yellow
+compare output-png "$f1" same 1 "$b1" -o out.png "$one"
+# drawn PICTURE W H X,Y,R,G,B...: PICTURE (PNG, RGB) is W x H and the
+# pixel at X,Y is R,G,B ('.' for any), for each X,Y,R,G,B given
+drawn() {
+	python3 -c '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
+assert (w, h, depth, ctype) == (int(sys.argv[2]), int(sys.argv[3]), 8, 2), (w, h, depth, ctype)
+idat, i = b"", 8
+while i < len(d):
+	n, t = struct.unpack(">I4s", d[i:i + 8])
+	idat += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
+	i += 12 + n
+raw, bpp = zlib.decompress(idat), 3
+stride, prev, rows = w * bpp, bytearray(w * bpp), []
+for y in range(h):
+	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+	for x in range(stride):
+		a = line[x - bpp] if x >= bpp else 0
+		b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+		p = a + b - c
+		pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+		line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
+	rows.append(line)
+	prev = line
+for spec in sys.argv[4:]:
+	x, y, *rgb = spec.split(",")
+	got = tuple(rows[int(y)][3 * int(x):3 * int(x) + 3])
+	for g, want in zip(got, rgb):
+		assert want == "." or g == int(want), (spec, got)' "$@"
+}
 n=$((n + 1))
-if [ "$(head -c 4 "$tmp/out.png" | tail -c 3)" = PNG ]; then echo "ok $n - -o wrote a PNG"; else echo "not ok $n - -o wrote a PNG"; fail=1; fi
-compare output-jpeg "$f1" same --output="$tmp/out.jpg" "$one"
+if [ ! -e "$tmp/r/out.png" ]; then
+	echo "not ok $n - facedetect -o wrote its own out.png"; fail=1
+elif drawn "$tmp/o/out.png" 1920 1080 960,300,255,255,255 780,480,255,255,255 \
+	1139,480,255,255,255 960,659,255,255,255; then
+	echo "ok $n - -o wrote a PNG of the photo's size, the box drawn at $b1"
+else
+	echo "not ok $n - -o wrote a PNG of the photo's size, the box drawn at $b1"; fail=1
+fi
+compare output-jpeg "$f1" same 1 "$b1" --output=out.jpg "$one"
 n=$((n + 1))
-if [ "$(od -An -tx1 -N3 "$tmp/out.jpg" | tr -d ' ')" = ffd8ff ]; then echo "ok $n - --output= wrote a JPEG"; else echo "not ok $n - --output= wrote a JPEG"; fail=1; fi
-compare output-debug "$f1" same -d -o "$tmp/out2.png" "$one"
-compare search-threshold "$f1" same --search-threshold 40 "$one"
-compare missing-file "$f1" same "$tmp/none.jpg"
-compare missing-file-query "$f1" same -q "$tmp/none.jpg"
-compare not-a-picture "$f1" same "$tmp/text.jpg"
-compare bad-option "$f1" same --frobnicate "$one"
-compare bad-short-option "$f1" same -x "$one"
-compare no-file "$f1" same
-compare no-file-with-options "$f1" same -c --best
-compare two-files "$f1" same "$one" "$none"
-compare output-without-value "$f1" same "$one" -o
-compare bad-search-threshold "$f1" same --search-threshold x "$one"
-compare help "$f1" any -h
-compare help-long "$f1" any --help "$one"
+if [ "$(od -An -tx1 -N3 "$tmp/o/out.jpg" | tr -d ' ')" = ffd8ff ] && [ -e "$tmp/r/out.jpg" ] &&
+   [ "$(od -An -tx1 -N3 "$tmp/r/out.jpg" | tr -d ' ')" = ffd8ff ]; then
+	echo "ok $n - --output= wrote a JPEG (each tool its own)"
+else
+	echo "not ok $n - --output= wrote a JPEG (each tool its own)"; fail=1
+fi
+compare output-best "$f3b" same 1 '145 95 30 30' --best -o best.png "$many"
+n=$((n + 1))
+if drawn "$tmp/o/best.png" 320 240 160,95,255,255,0 30,60,255,255,255 60,30,255,255,255; then
+	echo "ok $n - -o --best: the best face yellow, the others white"
+else
+	echo "not ok $n - -o --best: the best face yellow, the others white"; fail=1
+fi
+compare output-debug "$f1" same 1 "$b1" -d -o out2.png "$one"
+compare search-threshold "$f1" same 1 "$b1" --search-threshold 40 "$one"
+compare missing-file "$f1" same 0 '' "$tmp/none.jpg"
+compare missing-file-query "$f1" same 0 '' -q "$tmp/none.jpg"
+compare not-a-picture "$f1" same 0 '' "$tmp/text.jpg"
+compare bad-option "$f1" same 0 '' --frobnicate "$one"
+compare bad-short-option "$f1" same 0 '' -x "$one"
+compare no-file "$f1" same 0 ''
+compare no-file-with-options "$f1" same 0 '' -c --best
+compare two-files "$f1" same 0 '' "$one" "$none"
+compare output-without-value "$f1" same 0 '' "$one" -o
+compare bad-search-threshold "$f1" same 0 '' --search-threshold x "$one"
+compare help "$f1" any 0 - -h
+compare help-long "$f1" any 0 - --help "$one"
 ours=$tmp/fdif-facedetect
-compare named-boxes "$f1" same "$one"
-compare named-query-none "" same -q "$none"
-compare named-bad-option "$f1" same --frobnicate "$one"
+compare named-boxes "$f1" same 1 "$b1" "$one"
+compare named-query-none "" same 1 '' -q "$none"
+compare named-bad-option "$f1" same 0 '' --frobnicate "$one"
 echo "1..$n"
 exit $fail
