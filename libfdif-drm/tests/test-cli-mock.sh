@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: MIT
 # fdif-detect on the host against the fake kernel (mock-preload.c, as
 # LD_PRELOAD under the fdif-detect and libfdif-drm.so the build made):
-# what it prints when the device finds faces. Prints TAP.
+# what it prints when the device finds faces, checked against the faces
+# the fake kernel was told to find, mapped by hand into the photo's pixels
+# (the 1920x1080 photo is fitted into the 320x240 frame scaled by 1/6, 30
+# rows of letterbox above: frame (160,100) size 60 is (960,420) size 360),
+# and what it asked the device for (the fake kernel's log of every job,
+# FDIF_MOCK_LOG: threshold, minimum size, directions, ROI). Prints TAP.
 # Usage: test-cli-mock.sh FDIF_DETECT MOCK_MODULE PHOTO_WITH_FACE MAKE_JPEG
 cli=$1 mock=$2 photo=$3 make_jpeg=$4
 tmp=$(mktemp -d)
@@ -15,8 +20,10 @@ dev=$tmp/accel0
 run() {
 	name=$1 want=$2
 	shift 2
+	: > "$tmp/log"
 	env FDIF_MOCK_DEVICE="$dev" FDIF_MOCK_FACES="${faces-160,100,60,900;60,60,20,400}" \
-		LD_PRELOAD="$mock" "$@" > "$tmp/out" 2> "$tmp/err" < "${stdin:-/dev/null}"
+		FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" "$@" > "$tmp/out" 2> "$tmp/err" \
+		< "${stdin:-/dev/null}"
 	got=$?
 	ok "$name (exit $got, want $want)" [ "$got" -eq "$want" ]
 }
@@ -59,10 +66,18 @@ ok json-every-image-has-an-entry py '
 assert [e["image"].rsplit("/", 1)[-1] for e in j] == \
 	["good.jpg", "caf\ufffd.jpg", "none.jpg", "cut.jpg", "good.jpg"], j'
 ok json-faces py '
+# the fake faces (frame 160,100 size 60, confidence 900; 60,60 size 20,
+# 400) in the photo: x6, 30 frame rows of letterbox above
+want = [
+	{"x": 960.0, "y": 420.0, "size": 360.0, "confidence": 900, "raw_confidence": 9,
+	 "angle": 0, "direction": "up", "width": 360.0, "height": 360.0, "class": "face"},
+	{"x": 360.0, "y": 180.0, "size": 120.0, "confidence": 400, "raw_confidence": 4,
+	 "angle": 0, "direction": "up", "width": 120.0, "height": 120.0, "class": "face"},
+]
 for e in (j[0], j[1], j[4]):
 	assert "error" not in e, e
-	assert len(e["faces"]) == 2 and e["faces"][0]["confidence"] == 900, e
-	assert e["faces"][0]["class"] == "face" and e["width"] > 0, e'
+	assert (e["width"], e["height"]) == (1920, 1080), e
+	assert e["faces"] == want, e["faces"]'
 ok json-missing-file-error py '
 e = j[2]
 assert e["error"] == {"message": "No such file or directory", "errno": "ENOENT"}, e
@@ -94,6 +109,9 @@ ok json-no-faces-parses py 'assert j[0]["faces"] == [], j'
 stdin=$photo
 run stdin-jpeg 0 "$cli" --device "$dev" -
 ok stdin-jpeg-text grep -q '^-: 2 faces (1920x1080)$' "$tmp/out"
+ok stdin-jpeg-text-faces [ "$(cat "$tmp/out")" = "-: 2 faces (1920x1080)
+  face 1: x=960 y=420 width=360 height=360 size=360 confidence=900 angle=0 direction=up
+  face 2: x=360 y=180 width=120 height=120 size=120 confidence=400 angle=0 direction=up" ]
 printf 'P5 4 3 255\n0123456789ab' > "$tmp/small.pgm"
 stdin=$tmp/small.pgm
 run stdin-pgm-json 0 "$cli" --device "$dev" --json -
@@ -137,7 +155,7 @@ run list-devices 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --list-devices
 ok list-devices-lines grep -qx "0 $tmp/accel0" "$tmp/out"
 ok list-devices-only-fdifs [ "$(wc -l < "$tmp/out")" -eq 1 ]
 run device-index 0 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 0 "$tmp/good.jpg"
-ok device-index-faces grep -q ': 2 faces' "$tmp/out"
+ok device-index-faces grep -qx "$tmp/good.jpg: 2 faces (1920x1080)" "$tmp/out"
 run device-index-none 1 env FDIF_ACCEL_DIR="$tmp" "$cli" --device 1 "$tmp/good.jpg"
 run device-env-path 0 env FDIF_DEVICE="$dev" "$cli" "$tmp/good.jpg"
 run device-env-index 0 env FDIF_ACCEL_DIR="$tmp" FDIF_DEVICE=0 "$cli" "$tmp/good.jpg"
@@ -153,6 +171,9 @@ w, h = 640, 480
 sys.stdout.buffer.write(b"P5 %d %d 255\n" % (w, h) + bytes(w * h))' > "$tmp/grey.pgm"
 faces='160,100,60,900,30' run rect-text 0 "$cli" --device "$dev" "$tmp/grey.pgm"
 ok rect-text-width-height grep -q 'face 1: x=320 y=200 width=120 height=60 size=120 ' "$tmp/out"
+# taller than wide: its size is the larger side
+faces='160,100,30,900,60' run rect-tall 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok rect-tall-size grep -qx '  face 1: x=320 y=200 width=60 height=120 size=120 confidence=900 angle=0 direction=up' "$tmp/out"
 faces='160,100,60,900,30' run rect-draw 0 "$cli" --device "$dev" --draw "$tmp/rect.png" "$tmp/grey.pgm"
 ok rect-draw-box python3 -c '
 import struct, sys, zlib
@@ -189,6 +210,70 @@ kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 print("peak RSS %d KiB" % kb, file=sys.stderr)
 sys.exit(r.returncode or (kb >= 40 << 10))' "$cli" --facedetect --best "$tmp/big.jpg"
 ok facedetect-big-photo-full-size-box grep -qx '2438 1069 1125 1125' "$tmp/out"
+
+# the text's counts, whole lines ("0 faces", "1 face", not "10 faces")
+faces='' run text-no-face 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok text-no-face-line [ "$(cat "$tmp/out")" = "$tmp/grey.pgm: 0 faces (640x480)" ]
+faces='160,120,40,700' run text-one-face 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok text-one-face-lines [ "$(cat "$tmp/out")" = "$tmp/grey.pgm: 1 face (640x480)
+  face 1: x=320 y=240 width=80 height=80 size=80 confidence=700 angle=0 direction=up" ]
+
+# --threshold: faces at least that confident, the equal one kept
+run threshold-equal 0 "$cli" --device "$dev" --threshold 900 "$tmp/grey.pgm"
+ok threshold-equal-kept grep -qx "$tmp/grey.pgm: 1 face (640x480)" "$tmp/out"
+run threshold-above 0 "$cli" --device "$dev" --threshold 901 "$tmp/grey.pgm"
+ok threshold-above-none grep -qx "$tmp/grey.pgm: 0 faces (640x480)" "$tmp/out"
+run threshold-below 0 "$cli" --device "$dev" --threshold 400 "$tmp/grey.pgm"
+ok threshold-below-both grep -qx "$tmp/grey.pgm: 2 faces (640x480)" "$tmp/out"
+
+# what was asked of the device: one line a job in the fake kernel's log
+# job N PATTERN: the log has N jobs, each matching PATTERN
+jobs() { [ "$(grep -c '^submit ' "$tmp/log")" -eq "$1" ] &&
+	[ "$(grep -c -e "$2" "$tmp/log")" -eq "$1" ]; }
+run submit-defaults 0 "$cli" --device "$dev" "$tmp/grey.pgm"
+ok submit-defaults-job jobs 1 ' directions=1 min=20x20 threshold=5 roi=0,0,0,0$'
+run submit-lhit 0 "$cli" --device "$dev" --lhit 7 "$tmp/grey.pgm"
+ok submit-lhit-7 jobs 1 ' threshold=7 '
+run submit-lhit-max 0 "$cli" --device "$dev" --lhit 9 "$tmp/grey.pgm"
+ok submit-lhit-9 jobs 1 ' threshold=9 '
+run submit-lhit-above 2 "$cli" --device "$dev" --lhit 10 "$tmp/grey.pgm"
+ok submit-lhit-above-says grep -q "invalid value '10' for --lhit: the device takes 0..9" "$tmp/err"
+ok submit-lhit-above-no-job jobs 0 .
+run submit-min-size 0 "$cli" --device "$dev" --min-size 32 "$tmp/grey.pgm"
+ok submit-min-size-32 jobs 1 ' min=32x32 '
+run submit-min-size-other 2 "$cli" --device "$dev" --min-size 21 "$tmp/grey.pgm"
+ok submit-min-size-other-says grep -qx 'fdif-detect: --min-size 21: the device takes 20 25 32 40' "$tmp/err"
+run submit-right 0 "$cli" --device "$dev" --direction right "$tmp/grey.pgm"
+ok submit-right-job jobs 1 ' directions=2 '
+run submit-all 0 "$cli" --device "$dev" --direction all "$tmp/grey.pgm"
+ok submit-all-jobs [ "$(grep -c '^submit ' "$tmp/log")" -eq 3 ]
+ok submit-all-directions [ "$(sed -n 's/.* directions=\([0-9]*\) .*/\1/p' "$tmp/log" | sort | tr '\n' ' ')" = "1 2 4 " ]
+ok submit-all-merged grep -qx "$tmp/grey.pgm: 2 faces (640x480)" "$tmp/out"
+# the ROI in the picture's pixels, in the frame's: 640x480 halved; a
+# 480x480 picture is halved and letterboxed 40 columns to the right; a
+# ROI smaller than the device's smallest (20x20) grows to it
+run submit-roi 0 "$cli" --device "$dev" --roi 100,60,200,140 "$tmp/grey.pgm"
+ok submit-roi-halved jobs 1 ' roi=50,30,100,70$'
+python3 -c '
+import sys
+sys.stdout.buffer.write(b"P5 480 480 255\n" + bytes(480 * 480))' > "$tmp/square.pgm"
+run submit-roi-letterbox 0 "$cli" --device "$dev" --roi 100,100,200,200 "$tmp/square.pgm"
+ok submit-roi-letterbox-job jobs 1 ' roi=90,50,100,100$'
+# and a face found there: frame (160,120) size 40 is (240,240) size 80
+faces='160,120,40,700' run letterbox-x-face 0 "$cli" --device "$dev" "$tmp/square.pgm"
+ok letterbox-x-face-mapped grep -qx '  face 1: x=240 y=240 width=80 height=80 size=80 confidence=700 angle=0 direction=up' "$tmp/out"
+run submit-roi-small 0 "$cli" --device "$dev" --roi 10,10,4,4 "$tmp/grey.pgm"
+ok submit-roi-small-job jobs 1 ' roi=5,5,20,20$'
+# a 6000x4000 JPEG, decoded reduced by 8 (750x500), fitted by 1/2.34375
+# with 13 rows of letterbox: the ROI 3000,2000 800x800 is 160,119.7 to
+# 202.7,162.3 in the frame: 160,119 43x44
+run submit-roi-reduced 0 "$cli" --device "$dev" --roi 3000,2000,800,800 "$tmp/big.jpg"
+ok submit-roi-reduced-job jobs 1 ' roi=160,119,43,44$'
+
+# --draw takes one picture
+run draw-two 2 "$cli" --device "$dev" --draw "$tmp/two.png" "$tmp/grey.pgm" "$tmp/grey.pgm"
+ok draw-two-says grep -q 'draw takes exactly one IMAGE' "$tmp/err"
+ok draw-two-nothing-written [ ! -e "$tmp/two.png" ]
 
 echo "1..$n"
 exit $fail
