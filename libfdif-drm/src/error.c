@@ -16,7 +16,7 @@ const char *fdif_strerror(int err)
 	case -EBADMSG:
 		return "corrupt or truncated image";
 	case -EFBIG:
-		return "image too large";
+		return "image too large (over the size or memory limit)";
 	case -ETIMEDOUT:
 		return "the device hung and was reset";
 	case -EIO:

@@ -23,9 +23,229 @@
 /* What the caller asked of a load. */
 struct load_req {
 	int gray;				/* 1 channel */
-	unsigned int fit_width, fit_height;	/* JPEG: reduce (0: full size) */
+	unsigned int fit_width, fit_height;	/* reduce (0: full size) */
 	struct fdif_image_info *info;		/* out, or NULL */
+	size_t max_pixels;	/* the picture as stored (0: only FDIF_MAX_SIDE) */
+	size_t max_bytes;	/* held at once (0: only libjpeg's bound) */
 };
+
+/*
+ * --- the decoded rows' way into the picture ------------------------------
+ *
+ * Every decoder hands its rows, as they are decoded, to a sink, which
+ * turns them grey (if asked), reduces them (PNG and PNM: the mean of each
+ * s x s block; libjpeg reduces a JPEG itself) and puts them where the
+ * EXIF orientation says: the picture is never held whole at its full
+ * size, nor twice for turning it upright.
+ */
+struct sink {
+	struct fdif_image *img;	/* the result: upright, reduced */
+	unsigned int w, h;	/* the picture as stored, at the decoder's scale */
+	unsigned int in_ch;	/* channels of the rows given: 1 or 3 */
+	unsigned int ch;	/* of the result: 1 or @in_ch */
+	unsigned int o;		/* EXIF orientation */
+	unsigned int s;		/* reduced s times (1: not) */
+	unsigned int rw, rh;	/* the stored picture reduced */
+	uint32_t *sum;		/* s > 1: each reduced pixel's sum, stored order */
+	size_t bytes;		/* the result and the sums */
+};
+
+/* the largest reduction of a sum: 255 * s * s fits 32 bits */
+#define SINK_MAX_REDUCE	1024
+
+/*
+ * Where the stored picture's pixel (x, @sy) of a @w x @h picture goes in
+ * the upright one (rows @stride bytes apart, @c bytes a pixel) for EXIF
+ * orientation @o: at byte *@origin + x * *@step.
+ */
+static void orient_row(unsigned int o, unsigned int w, unsigned int h, size_t stride,
+		       unsigned int c, unsigned int sy, ptrdiff_t *origin, ptrdiff_t *step)
+{
+	ptrdiff_t S = (ptrdiff_t)stride, C = c, X = (ptrdiff_t)w - 1, Y = (ptrdiff_t)h - 1;
+	ptrdiff_t y = sy;
+
+	switch (o) {
+	case 2: *origin = y * S + X * C; *step = -C; break;		/* mirrored */
+	case 3: *origin = (Y - y) * S + X * C; *step = -C; break;	/* turned 180 */
+	case 4: *origin = (Y - y) * S; *step = C; break;		/* flipped */
+	case 5: *origin = y * C; *step = S; break;			/* transposed */
+	case 6: *origin = (Y - y) * C; *step = S; break;		/* 90 clockwise */
+	case 7: *origin = X * S + (Y - y) * C; *step = -S; break;	/* transverse */
+	case 8: *origin = X * S + y * C; *step = -S; break;		/* 90 counter-clockwise */
+	default: *origin = y * S; *step = C; break;
+	}
+}
+
+/*
+ * The reduction for a @w x @h picture (either way up when the orientation
+ * is not known yet, @o 0) to still cover what fitting it into @fit_w x
+ * @fit_h keeps; 1: none.
+ */
+static unsigned int reduce_for(unsigned int w, unsigned int h, unsigned int o,
+			       unsigned int fit_w, unsigned int fit_h)
+{
+	unsigned int s, t;
+
+	if (!fit_w || !fit_h)
+		return 1;
+	if (o >= 5) {
+		t = w;
+		w = h;
+		h = t;
+	}
+	s = w / fit_w > h / fit_h ? w / fit_w : h / fit_h;
+	if (!o) {	/* perhaps turned: the smaller of both */
+		t = h / fit_w > w / fit_h ? h / fit_w : w / fit_h;
+		s = t < s ? t : s;
+	}
+	if (s > SINK_MAX_REDUCE)
+		s = SINK_MAX_REDUCE;
+	return s ? s : 1;
+}
+
+/*
+ * The limits, before anything is allocated for the picture: its stored
+ * size (@full_w x @full_h), and what the result, the sums and @extra
+ * bytes of the decoder's own (rows) hold at once. sink_alloc() then
+ * allocates them.
+ */
+static int sink_init(struct sink *k, struct fdif_image *img, unsigned int w,
+		     unsigned int h, unsigned int in_ch, unsigned int o,
+		     unsigned int s, unsigned int full_w, unsigned int full_h,
+		     size_t extra, const struct load_req *req)
+{
+	size_t bytes;
+
+	memset(k, 0, sizeof(*k));
+	if (!w || !h)
+		return -EBADMSG;
+	if (full_w > FDIF_MAX_SIDE || full_h > FDIF_MAX_SIDE ||
+	    (req->max_pixels && (size_t)full_w * full_h > req->max_pixels))
+		return -EFBIG;
+	k->img = img;
+	k->w = w;
+	k->h = h;
+	k->in_ch = in_ch;
+	k->ch = req->gray ? 1 : in_ch;
+	k->o = o;
+	k->s = s;
+	k->rw = (w + s - 1) / s;
+	k->rh = (h + s - 1) / s;
+	bytes = (size_t)k->rw * k->rh * k->ch;
+	if (s > 1)
+		bytes += (size_t)k->rw * k->rh * k->ch * sizeof(*k->sum);
+	if (req->max_bytes && (bytes > req->max_bytes || extra > req->max_bytes - bytes))
+		return -EFBIG;
+	k->bytes = bytes;
+	return 0;
+}
+
+/*
+ * What sink_init() planned, allocated: by the decoders once the first
+ * row is decoded, so that a file with no rows costs nothing.
+ */
+static int sink_alloc(struct sink *k)
+{
+	struct fdif_image *img = k->img;
+	int ret;
+
+	ret = k->o >= 5 ? fdif_image_alloc(img, k->rh, k->rw, k->ch) :
+			  fdif_image_alloc(img, k->rw, k->rh, k->ch);
+	if (ret)
+		return ret;
+	if (k->s > 1) {
+		k->sum = calloc((size_t)k->rw * k->rh * k->ch, sizeof(*k->sum));
+		if (!k->sum) {
+			fdif_image_free(img);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * @n pixels (@in_ch bytes each) of stored row @sy, at columns @x0,
+ * @x0 + @dx, ... (an interlaced PNG's pass gives every @dx-th).
+ */
+static void sink_put(struct sink *k, unsigned int sy, unsigned int x0, unsigned int dx,
+		     const uint8_t *row, unsigned int n)
+{
+	unsigned int i, c, x;
+	const uint8_t *p = row;
+
+	if (k->s == 1) {
+		struct fdif_image *img = k->img;
+		ptrdiff_t origin, step;
+
+		orient_row(k->o, k->w, k->h, img->stride, k->ch, sy, &origin, &step);
+		for (i = 0, x = x0; i < n; i++, x += dx, p += k->in_ch) {
+			uint8_t *d = img->pixels + origin + (ptrdiff_t)x * step;
+
+			if (k->ch == k->in_ch)
+				memcpy(d, p, k->ch);
+			else
+				d[0] = fdif_luma(p);
+		}
+		return;
+	}
+	for (i = 0, x = x0; i < n; i++, x += dx, p += k->in_ch) {
+		uint32_t *d = k->sum + ((size_t)(sy / k->s) * k->rw + x / k->s) * k->ch;
+
+		if (k->ch == k->in_ch)
+			for (c = 0; c < k->ch; c++)
+				d[c] += p[c];
+		else
+			d[0] += fdif_luma(p);
+	}
+}
+
+/* The sums made means, put upright; @o: the orientation, now known. */
+static void sink_finish(struct sink *k, unsigned int o)
+{
+	struct fdif_image *img = k->img;
+	unsigned int rx, ry, c;
+
+	if (k->s == 1)
+		return;
+	for (ry = 0; ry < k->rh; ry++) {
+		unsigned int bh = k->h - ry * k->s < k->s ? k->h - ry * k->s : k->s;
+		ptrdiff_t origin, step;
+
+		orient_row(o, k->rw, k->rh, img->stride, k->ch, ry, &origin, &step);
+		for (rx = 0; rx < k->rw; rx++) {
+			unsigned int bw = k->w - rx * k->s < k->s ? k->w - rx * k->s : k->s;
+			uint32_t n = bw * bh;
+			const uint32_t *sum = k->sum + ((size_t)ry * k->rw + rx) * k->ch;
+			uint8_t *d = img->pixels + origin + (ptrdiff_t)rx * step;
+
+			for (c = 0; c < k->ch; c++)
+				d[c] = (uint8_t)((sum[c] + n / 2) / n);
+		}
+	}
+	free(k->sum);
+	k->sum = NULL;
+}
+
+/* A load that failed: nothing kept. */
+static void sink_drop(struct sink *k)
+{
+	free(k->sum);
+	k->sum = NULL;
+	if (k->img)
+		fdif_image_free(k->img);
+}
+
+/* The size the picture was, and how far it was reduced. */
+static void sink_info(const struct load_req *req, double scale,
+		      unsigned int full_w, unsigned int full_h, unsigned int o)
+{
+	if (!req->info)
+		return;
+	req->info->scale = scale;
+	req->info->width = o >= 5 ? full_h : full_w;
+	req->info->height = o >= 5 ? full_w : full_h;
+	req->info->orientation = o;
+}
 
 /* --- PGM / PPM -------------------------------------------------------- */
 
@@ -61,12 +281,15 @@ static int pnm_int(FILE *f, unsigned int *out, int eof_ok)
 
 /*
  * P2/P3 (ASCII) and P5/P6 (binary) grey and RGB; samples of any maxval
- * (1..65535, two bytes big-endian above 255) scaled to 0..255.
+ * (1..65535, two bytes big-endian above 255) scaled to 0..255; read a row
+ * at a time into the sink.
  */
-static int load_pnm(FILE *f, struct fdif_image *img)
+static int load_pnm(FILE *f, struct sink *k, struct fdif_image *img,
+		    const struct load_req *req)
 {
-	unsigned int w, h, maxval, channels, v, bytes;
+	unsigned int w, h, maxval, channels, v, bytes, y, s;
 	int kind, ascii, ret;
+	uint8_t *row = NULL;
 	size_t n, i;
 
 	fgetc(f);	/* 'P', checked by the caller */
@@ -82,34 +305,51 @@ static int load_pnm(FILE *f, struct fdif_image *img)
 		return ret;
 	if (!maxval || maxval > PNM_MAXVAL)
 		return -EBADMSG;
-	ret = fdif_image_alloc(img, w, h, channels);
+	s = reduce_for(w, h, 1, req->fit_width, req->fit_height);
+	n = (size_t)w * channels;
+	ret = sink_init(k, img, w, h, channels, 1, s, w, h, n, req);
 	if (ret)
 		return ret;
-	n = (size_t)img->stride * h;
-	bytes = maxval > 255 ? 2 : 1;
-	if (!ascii && bytes == 1 && maxval == 255) {
-		if (fread(img->pixels, 1, n, f) != n)
-			goto bad;
-		return 0;
+	row = malloc(n);
+	if (!row) {
+		sink_drop(k);
+		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
-		if (ascii) {
-			if (pnm_int(f, &v, 1))
+	bytes = maxval > 255 ? 2 : 1;
+	for (y = 0; y < h; y++) {
+		if (!ascii && bytes == 1 && maxval == 255) {
+			if (fread(row, 1, n, f) != n)
 				goto bad;
 		} else {
-			int hi = bytes == 2 ? fgetc(f) : 0, lo = fgetc(f);
+			for (i = 0; i < n; i++) {
+				if (ascii) {
+					if (pnm_int(f, &v, 1))
+						goto bad;
+				} else {
+					int hi = bytes == 2 ? fgetc(f) : 0, lo = fgetc(f);
 
-			if (hi == EOF || lo == EOF)
-				goto bad;
-			v = (unsigned int)hi << 8 | (unsigned int)lo;
+					if (hi == EOF || lo == EOF)
+						goto bad;
+					v = (unsigned int)hi << 8 | (unsigned int)lo;
+				}
+				if (v > maxval)
+					goto bad;
+				row[i] = (uint8_t)((v * 255u + maxval / 2) / maxval);
+			}
 		}
-		if (v > maxval)
-			goto bad;
-		img->pixels[i] = (uint8_t)((v * 255u + maxval / 2) / maxval);
+		if (!y && (ret = sink_alloc(k))) {
+			free(row);
+			return ret;
+		}
+		sink_put(k, y, 0, 1, row, w);
 	}
+	free(row);
+	sink_finish(k, 1);
+	sink_info(req, s, w, h, 1);
 	return 0;
 bad:
-	fdif_image_free(img);
+	free(row);
+	sink_drop(k);
 	return -EBADMSG;
 }
 
@@ -239,15 +479,22 @@ static unsigned int png_orientation(png_structp png, png_infop info)
 #endif
 }
 
-static int load_png(FILE *f, struct fdif_image *img, const struct load_req *req)
+/*
+ * A PNG, a row at a time (png_read_row() into one row's buffer, handed to
+ * the sink; an interlaced one pass by pass, each pixel where it belongs):
+ * the picture is never held at its full size unless that is what was
+ * asked.
+ */
+static int load_png(FILE *f, struct sink *k, struct fdif_image *img,
+		    const struct load_req *req)
 {
 	png_structp png;
 	png_infop info;
-	png_bytep *volatile rows = NULL;
+	uint8_t *volatile row = NULL;
 	volatile int ret = -EBADMSG;
 	png_uint_32 w, h, y;
-	int depth, type, channels;
-	unsigned int o;
+	int depth, type, interlace, channels, pass, passes;
+	unsigned int o, o_end, s;
 
 	png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
 				     png_warning_fn);
@@ -259,8 +506,8 @@ static int load_png(FILE *f, struct fdif_image *img, const struct load_req *req)
 		return -ENOMEM;
 	}
 	if (setjmp(png_jmpbuf(png))) {
-		free(rows);
-		fdif_image_free(img);
+		free(row);
+		sink_drop(k);
 		png_destroy_read_struct(&png, &info, NULL);
 		return ret;
 	}
@@ -272,49 +519,86 @@ static int load_png(FILE *f, struct fdif_image *img, const struct load_req *req)
 	 */
 	png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
 	png_read_info(png, info);
-	png_get_IHDR(png, info, &w, &h, &depth, &type, NULL, NULL, NULL);
+	png_get_IHDR(png, info, &w, &h, &depth, &type, &interlace, NULL, NULL);
 	if (w > FDIF_MAX_SIDE || h > FDIF_MAX_SIDE) {
 		ret = -EFBIG;
 		png_longjmp(png, 1);
 	}
-	/* everything to 8-bit grey or RGB, alpha dropped */
+	/*
+	 * everything to 8-bit grey or RGB, alpha dropped (also the alpha a
+	 * palette's or a colour's tRNS chunk expands to)
+	 */
 	if (depth == 16)
 		png_set_strip_16(png);
 	if (type == PNG_COLOR_TYPE_PALETTE)
 		png_set_palette_to_rgb(png);
 	if (type == PNG_COLOR_TYPE_GRAY && depth < 8)
 		png_set_expand_gray_1_2_4_to_8(png);
-	if (type & PNG_COLOR_MASK_ALPHA)
-		png_set_strip_alpha(png);
-	png_set_interlace_handling(png);
+	png_set_strip_alpha(png);
 	png_read_update_info(png, info);
 	channels = png_get_channels(png, info);
 	if (channels != 1 && channels != 3)
 		png_longjmp(png, 1);
-	ret = fdif_image_alloc(img, w, h, (unsigned int)channels);
+	/* an eXIf before the image data; one after it is seen at the end */
+	o = png_orientation(png, info);
+	s = reduce_for(w, h, o == 1 ? 0 : o, req->fit_width, req->fit_height);
+	ret = sink_init(k, img, w, h, (unsigned int)channels, o, s, w, h,
+			png_get_rowbytes(png, info), req);
 	if (ret)
 		png_longjmp(png, 1);
-	ret = -EBADMSG;
-	rows = malloc(h * sizeof(*rows));
-	if (!rows) {
-		ret = -ENOMEM;
+	ret = -ENOMEM;
+	row = malloc(png_get_rowbytes(png, info));
+	if (!row)
 		png_longjmp(png, 1);
+	ret = -EBADMSG;
+	/*
+	 * Interlaced: without png_set_interlace_handling() libpng gives each
+	 * pass's rows as they are stored, its pixels only (passes without
+	 * any skipped).
+	 */
+	passes = interlace == PNG_INTERLACE_NONE ? 1 : PNG_INTERLACE_ADAM7_PASSES;
+	for (pass = 0; pass < passes; pass++) {
+		png_uint_32 rows = passes == 1 ? h : PNG_PASS_ROWS(h, pass);
+		png_uint_32 cols = passes == 1 ? w : PNG_PASS_COLS(w, pass);
+
+		if (!rows || !cols)
+			continue;
+		for (y = 0; y < rows; y++) {
+			png_read_row(png, row, NULL);
+			/* the picture once a row is there, not for a file that has none */
+			if (!img->pixels) {
+				ret = sink_alloc(k);
+				if (ret)
+					png_longjmp(png, 1);
+				ret = -EBADMSG;
+			}
+			if (passes == 1)
+				sink_put(k, y, 0, 1, row, cols);
+			else
+				sink_put(k, PNG_ROW_FROM_PASS_ROW(y, pass),
+					 PNG_COL_FROM_PASS_COL(0, pass),
+					 1u << PNG_PASS_COL_SHIFT(pass), row, cols);
+		}
 	}
-	for (y = 0; y < h; y++)
-		rows[y] = img->pixels + (size_t)y * img->stride;
-	png_read_image(png, rows);
 	png_read_end(png, info);	/* an eXIf after the image data too */
-	free(rows);
-	rows = NULL;
-	o = png_orientation(png, info);
+	free(row);
+	row = NULL;
+	o_end = o != 1 ? o : png_orientation(png, info);
 	png_destroy_read_struct(&png, &info, NULL);
-	ret = image_orient(img, o);
+	sink_finish(k, o_end);
+	ret = 0;
+	if (o == 1 && o_end != 1 && s == 1) {
+		/* placed as stored: turned now, the picture twice for a moment */
+		if (req->max_bytes && (size_t)img->stride * img->height > req->max_bytes / 2)
+			ret = -EFBIG;
+		else
+			ret = image_orient(img, o_end);
+	}
 	if (ret) {
 		fdif_image_free(img);
 		return ret;
 	}
-	if (req->info)
-		req->info->orientation = o;
+	sink_info(req, s, w, h, o_end);
 	return 0;
 }
 
@@ -361,7 +645,6 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 struct jpeg_err {
 	struct jpeg_error_mgr mgr;
 	jmp_buf jmp;
-	int truncated;	/* libjpeg warned of the file's early end */
 };
 
 static void jpeg_error_exit(j_common_ptr cinfo)
@@ -385,15 +668,19 @@ static int jpeg_errno(const struct jpeg_err *err)
 /*
  * libjpeg's warnings print nothing and most are not fatal (corrupt bytes
  * libjpeg skips, as "extraneous bytes before marker": other decoders show
- * those pictures too); but a file that ends early is padded with grey, and
- * that one is corrupt.
+ * those pictures too); but libjpeg pads data that is missing, a file that
+ * ends early ("Premature end of JPEG file") or a scan cut short by the
+ * next marker ("premature end of data segment": a scan with no data
+ * before EOI), with grey, and that picture is corrupt: refused at once,
+ * before another row is decoded.
  */
 static void jpeg_quiet(j_common_ptr cinfo, int level)
 {
 	if (level < 0) {
 		cinfo->err->num_warnings++;
-		if (cinfo->err->msg_code == JWRN_JPEG_EOF)
-			((struct jpeg_err *)cinfo->err)->truncated = 1;
+		if (cinfo->err->msg_code == JWRN_JPEG_EOF ||
+		    cinfo->err->msg_code == JWRN_HIT_MARKER)
+			longjmp(((struct jpeg_err *)cinfo->err)->jmp, 1);
 	}
 }
 
@@ -432,14 +719,23 @@ static void cmyk_to_rgb(const uint8_t *s, uint8_t *d, unsigned int n, int invert
 	}
 }
 
-static int load_jpeg(FILE *f, struct fdif_image *img, const struct load_req *req)
+/*
+ * A JPEG, scanline by scanline at libjpeg's reduction, each row into the
+ * sink (CMYK made RGB on the way). What it holds at once is bounded
+ * before libjpeg allocates anything for the size: the result and the
+ * rows, and libjpeg's own arrays (max_memory_to_use: what is left).
+ */
+static int load_jpeg(FILE *f, struct sink *k, struct fdif_image *img,
+		     const struct load_req *req)
 {
 	struct jpeg_decompress_struct cinfo;
-	struct jpeg_err err = { .truncated = 0 };
-	uint8_t *volatile row4 = NULL;
+	struct jpeg_err err;
+	uint8_t *volatile row = NULL;
 	volatile int ret = -EBADMSG;
 	unsigned int o, m, uw, uh, y, cmyk, channels;
+	size_t rows;
 
+	memset(&err, 0, sizeof(err));
 	cinfo.err = jpeg_std_error(&err.mgr);
 	err.mgr.error_exit = jpeg_error_exit;
 	err.mgr.emit_message = jpeg_quiet;
@@ -447,17 +743,11 @@ static int load_jpeg(FILE *f, struct fdif_image *img, const struct load_req *req
 		if (ret == -EBADMSG && err.mgr.msg_code)
 			ret = jpeg_errno(&err);
 		jpeg_destroy_decompress(&cinfo);
-		free(row4);
-		fdif_image_free(img);
+		free(row);
+		sink_drop(k);
 		return ret;
 	}
 	jpeg_create_decompress(&cinfo);
-	/*
-	 * Before jpeg_start_decompress(), which allocates (a progressive
-	 * picture's coefficients for its whole size) and reads every scan:
-	 * the size the header claims, and a bound on what libjpeg allocates.
-	 */
-	cinfo.mem->max_memory_to_use = FDIF_JPEG_MAX_MEMORY;
 	jpeg_stdio_src(&cinfo, f);
 	jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xffff);	/* EXIF */
 	jpeg_read_header(&cinfo, TRUE);
@@ -485,103 +775,80 @@ static int load_jpeg(FILE *f, struct fdif_image *img, const struct load_req *req
 		cinfo.out_color_space = JCS_GRAYSCALE;
 	else
 		cinfo.out_color_space = JCS_RGB;
-	jpeg_start_decompress(&cinfo);
-	channels = cmyk ? (req->gray ? 1 : 3) : (unsigned int)cinfo.output_components;
-	ret = fdif_image_alloc(img, cinfo.output_width, cinfo.output_height, channels);
-	if (!ret && cmyk) {
-		row4 = malloc((size_t)cinfo.output_width * 7);	/* CMYK, then RGB */
-		if (!row4)
-			ret = -ENOMEM;
-	}
+	jpeg_calc_output_dimensions(&cinfo);
+	channels = cmyk ? 3 : (unsigned int)cinfo.output_components;
+	rows = (size_t)cinfo.output_width * (cmyk ? 7 : channels);	/* CMYK, then RGB */
+	ret = sink_init(k, img, cinfo.output_width, cinfo.output_height, channels, o, 1,
+			cinfo.image_width, cinfo.image_height, rows, req);
 	if (ret)
 		longjmp(err.jmp, 1);
 	ret = -EBADMSG;
-	while (cinfo.output_scanline < cinfo.output_height) {
-		JSAMPROW row = img->pixels + (size_t)cinfo.output_scanline * img->stride;
-		uint8_t *rgb = row4 + (size_t)cinfo.output_width * 4;
-		unsigned int x;
-
-		if (!cmyk) {
-			jpeg_read_scanlines(&cinfo, &row, 1);
-			continue;
-		}
-		y = cinfo.output_scanline;
-		row = row4;
-		jpeg_read_scanlines(&cinfo, &row, 1);
-		cmyk_to_rgb(row4, channels == 3 ? img->pixels + (size_t)y * img->stride : rgb,
-			    cinfo.output_width, cinfo.saw_Adobe_marker);
-		if (channels == 1)
-			for (x = 0; x < cinfo.output_width; x++)
-				img->pixels[(size_t)y * img->stride + x] =
-					fdif_luma(rgb + 3 * x);
-	}
-	if (err.truncated)
+	/*
+	 * Before jpeg_start_decompress(), which allocates (a progressive
+	 * picture's coefficients for its whole size) and reads every scan:
+	 * libjpeg may have what the limit leaves.
+	 */
+	cinfo.mem->max_memory_to_use = FDIF_JPEG_MAX_MEMORY;
+	if (req->max_bytes && req->max_bytes - k->bytes - rows < FDIF_JPEG_MAX_MEMORY)
+		cinfo.mem->max_memory_to_use = (long)(req->max_bytes - k->bytes - rows);
+	jpeg_start_decompress(&cinfo);
+	ret = -ENOMEM;
+	row = malloc(rows);
+	if (!row)
 		longjmp(err.jmp, 1);
+	ret = -EBADMSG;
+	while (cinfo.output_scanline < cinfo.output_height) {
+		JSAMPROW r = row;
+
+		y = cinfo.output_scanline;
+		jpeg_read_scanlines(&cinfo, &r, 1);
+		/* the picture once a row is there, not for a file that has none */
+		if (!img->pixels) {
+			ret = sink_alloc(k);
+			if (ret)
+				longjmp(err.jmp, 1);
+			ret = -EBADMSG;
+		}
+		if (cmyk) {
+			cmyk_to_rgb(row, row + (size_t)cinfo.output_width * 4,
+				    cinfo.output_width, cinfo.saw_Adobe_marker);
+			r = row + (size_t)cinfo.output_width * 4;
+		}
+		sink_put(k, y, 0, 1, r, cinfo.output_width);
+	}
 	jpeg_finish_decompress(&cinfo);
+	sink_info(req, 8.0 / m, cinfo.image_width, cinfo.image_height, o);
 	jpeg_destroy_decompress(&cinfo);
-	free(row4);
-	row4 = NULL;
-	ret = image_orient(img, o);
-	if (ret) {
-		fdif_image_free(img);
-		return ret;
-	}
-	if (req->info) {
-		req->info->scale = 8.0 / m;
-		req->info->width = uw;
-		req->info->height = uh;
-		req->info->orientation = o;
-	}
+	free(row);
+	row = NULL;
 	return 0;
 }
 
-/* A picture from a stream (a file or fmemopen()ed memory) by its magic. */
-static int load_any(FILE *f, struct fdif_image *img, const struct load_req *req)
-{
-	unsigned char magic[8] = { 0 };
-	size_t n;
-
-	n = fread(magic, 1, sizeof(magic), f);
-	rewind(f);
-	if (n >= 2 && magic[0] == 'P' && magic[1] >= '2' && magic[1] <= '6' &&
-	    magic[1] != '4')
-		return load_pnm(f, img);
-	if (n == 8 && !png_sig_cmp(magic, 0, 8))
-		return load_png(f, img, req);
-	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
-		return load_jpeg(f, img, req);
-	return n ? -ENOTSUP : -EBADMSG;
-}
-
 /*
- * load_any(), then what the request asks of any format: grey (a JPEG is
- * decoded to grey already), and the size it was.
+ * A picture from a stream (a file or fmemopen()ed memory) by its magic,
+ * as the request asks: grey or not, reduced or not, within its limits.
  */
 static int load_stream(FILE *f, struct fdif_image *img, const struct load_req *req)
 {
-	struct fdif_image gray;
-	int ret;
+	unsigned char magic[8] = { 0 };
+	struct sink k = { 0 };
+	size_t n;
 
 	if (req->info) {
 		memset(req->info, 0, sizeof(*req->info));
 		req->info->scale = 1;
 		req->info->orientation = 1;
 	}
-	ret = load_any(f, img, req);
-	if (ret)
-		return ret;
-	if (req->gray && img->channels != 1) {
-		ret = fdif_image_to_gray(img, &gray);
-		fdif_image_free(img);
-		if (ret)
-			return ret;
-		*img = gray;
-	}
-	if (req->info && !req->info->width) {	/* not reduced */
-		req->info->width = img->width;
-		req->info->height = img->height;
-	}
-	return 0;
+	n = fread(magic, 1, sizeof(magic), f);
+	rewind(f);
+	if (n >= 2 && magic[0] == 'P' && magic[1] >= '2' && magic[1] <= '6' &&
+	    magic[1] != '4')
+		return load_pnm(f, &k, img, req);
+	if (n == 8 && !png_sig_cmp(magic, 0, 8))
+		return load_png(f, &k, img, req);
+	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
+		return load_jpeg(f, &k, img, req);
+	return n ? -ENOTSUP : -EBADMSG;
 }
 
 static int load_file(const char *path, struct fdif_image *img,
@@ -620,16 +887,53 @@ static int load_mem(const void *data, size_t size, struct fdif_image *img,
 	return ret;
 }
 
+/*
+ * A caller's limits (NULL: the defaults) into @req. Size-prefixed: a
+ * longer structure than this library knows is taken if its unknown tail
+ * is zero (-E2BIG if not), a shorter one than the first is -EINVAL.
+ */
+static int take_limits(struct load_req *req, const struct fdif_image_limits *limits)
+{
+	const unsigned char *tail;
+	size_t i;
+
+	if (!limits)
+		return 0;
+	if (limits->size < sizeof(*limits))
+		return -EINVAL;
+	tail = (const unsigned char *)limits;
+	for (i = sizeof(*limits); i < limits->size; i++)
+		if (tail[i])
+			return -E2BIG;
+	req->max_pixels = limits->max_pixels;
+	req->max_bytes = limits->max_bytes;
+	return 0;
+}
+
+/* @path, or with NULL the @size bytes at @data */
+static int load_req_run(const char *path, const void *data, size_t size,
+			const struct fdif_image_limits *limits, struct fdif_image *img,
+			struct load_req *req)
+{
+	int ret;
+
+	memset(img, 0, sizeof(*img));
+	ret = take_limits(req, limits);
+	if (ret)
+		return ret;
+	return path ? load_file(path, img, req) : load_mem(data, size, img, req);
+}
+
 int fdif_image_load(const char *path, struct fdif_image *img)
 {
-	const struct load_req req = { 0 };
+	const struct load_req req = { .gray = 0 };
 
 	return load_file(path, img, &req);
 }
 
 int fdif_image_load_mem(const void *data, size_t size, struct fdif_image *img)
 {
-	const struct load_req req = { 0 };
+	const struct load_req req = { .gray = 0 };
 
 	return load_mem(data, size, img, &req);
 }
@@ -638,7 +942,7 @@ int fdif_image_load_gray(const char *path, unsigned int fit_width,
 			 unsigned int fit_height, struct fdif_image *img,
 			 struct fdif_image_info *info)
 {
-	const struct load_req req = { 1, fit_width, fit_height, info };
+	const struct load_req req = { 1, fit_width, fit_height, info, 0, 0 };
 
 	return load_file(path, img, &req);
 }
@@ -647,9 +951,27 @@ int fdif_image_load_gray_mem(const void *data, size_t size,
 			     unsigned int fit_width, unsigned int fit_height,
 			     struct fdif_image *img, struct fdif_image_info *info)
 {
-	const struct load_req req = { 1, fit_width, fit_height, info };
+	const struct load_req req = { 1, fit_width, fit_height, info, 0, 0 };
 
 	return load_mem(data, size, img, &req);
+}
+
+int fdif_image_load_limited(const char *path, const void *data, size_t size,
+			    const struct fdif_image_limits *limits, struct fdif_image *img)
+{
+	struct load_req req = { .gray = 0 };
+
+	return load_req_run(path, data, size, limits, img, &req);
+}
+
+int fdif_image_load_gray_limited(const char *path, const void *data, size_t size,
+				 unsigned int fit_width, unsigned int fit_height,
+				 const struct fdif_image_limits *limits,
+				 struct fdif_image *img, struct fdif_image_info *info)
+{
+	struct load_req req = { 1, fit_width, fit_height, info, 0, 0 };
+
+	return load_req_run(path, data, size, limits, img, &req);
 }
 
 /* --- conversions and drawing ------------------------------------------ */

@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "image")) {
 		SHOW(fdif_image_info);
+		SHOW(fdif_image_limits);
 		return 0;
 	}
 	return 2;

@@ -28,8 +28,18 @@ static const char *const class_names[] = { "face" };
 #define FDIF_VERSION "unknown"
 #endif
 
-/* the largest picture file read from standard input */
-#define STDIN_MAX	(256u << 20)
+/*
+ * Memory: fdif-detect answers any file within 64 MiB of peak RSS. A
+ * picture's load holds at most LOAD_MAX_BYTES (the decoded picture, the
+ * decoder's rows, libjpeg's arrays; a picture on standard input counts
+ * too, at most STDIN_MAX of it); --draw decodes the whole picture in
+ * colour and draws on it, which with its grey copy for the device is 4
+ * bytes a pixel: at most DRAW_MAX_PIXELS (a 12 Mpixel photo). More is
+ * refused (-EFBIG), never swapped in.
+ */
+#define LOAD_MAX_BYTES	(48u << 20)
+#define DRAW_MAX_PIXELS	(12u << 20)
+#define STDIN_MAX	(32u << 20)
 
 static void usage(FILE *out)
 {
@@ -251,18 +261,22 @@ static void print_faces(const char *path, const struct fdif_image *img,
  * IMAGE, or with "-" the picture on standard input (whatever the loader
  * takes: it is read whole, then decoded from memory). With @info, grey and
  * no larger than a @fit_w x @fit_h frame needs (fdif_image_load_gray()).
+ * Within the limits above.
  */
 static int load_image(const char *path, unsigned int fit_w, unsigned int fit_h,
 		      struct fdif_image *img, struct fdif_image_info *info)
 {
+	struct fdif_image_limits lim = { sizeof(lim), info ? 0 : DRAW_MAX_PIXELS,
+					 LOAD_MAX_BYTES };
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *more;
 	ssize_t got;
 	int ret;
 
 	if (strcmp(path, "-"))
-		return info ? fdif_image_load_gray(path, fit_w, fit_h, img, info) :
-			      fdif_image_load(path, img);
+		return info ? fdif_image_load_gray_limited(path, NULL, 0, fit_w, fit_h, &lim,
+							   img, info) :
+			      fdif_image_load_limited(path, NULL, 0, &lim, img);
 	memset(img, 0, sizeof(*img));
 	for (;;) {
 		if (len == cap) {
@@ -290,10 +304,24 @@ static int load_image(const char *path, unsigned int fit_w, unsigned int fit_h,
 			break;
 		len += (size_t)got;
 	}
-	ret = info ? fdif_image_load_gray_mem(buf, len, fit_w, fit_h, img, info) :
-		     fdif_image_load_mem(buf, len, img);
+	lim.max_bytes -= len;	/* the file is held while it is decoded */
+	ret = info ? fdif_image_load_gray_limited(NULL, buf, len, fit_w, fit_h, &lim, img, info) :
+		     fdif_image_load_limited(NULL, buf, len, &lim, img);
 	free(buf);
 	return ret;
+}
+
+/*
+ * An RGB picture to draw on: @img itself when it is one (taken: @img is
+ * left empty), else a copy; not twice the picture for --draw.
+ */
+static int rgb_of(struct fdif_image *img, struct fdif_image *rgb)
+{
+	if (img->channels != 3)
+		return fdif_image_to_rgb(img, rgb);
+	*rgb = *img;
+	memset(img, 0, sizeof(*img));
+	return 0;
 }
 
 /* --- the facedetect-compatible mode ---------------------------------- */
@@ -570,7 +598,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	if (output) {
 		struct fdif_image rgb;
 
-		ret = fdif_image_to_rgb(&img, &rgb);
+		ret = rgb_of(&img, &rgb);
 		for (i = 0; !ret && i < n; i++) {
 			int hi = (best || biggest) && i == pick;
 
@@ -869,7 +897,7 @@ bad:
 		if (draw) {
 			struct fdif_image rgb;
 
-			ret = fdif_image_to_rgb(&img, &rgb);
+			ret = rgb_of(&img, &rgb);
 			for (k = 0; !ret && k < n; k++)
 				fdif_image_draw_box(&rgb, faces[k].x, faces[k].y,
 						    faces[k].width, faces[k].height, 255, 32, 32);

@@ -39,10 +39,14 @@ extern "C" {
  * progressive one of more than about 170 Mpixel 4:2:0).
  * JPEG: YCbCr, grey, CMYK and YCCK (Adobe, inverted CMYK as Photoshop
  * writes it) pictures, to RGB or grey; libjpeg's warnings about bytes it
- * skips are not errors, a file that ends early is (-EBADMSG).
+ * skips are not errors, a file that ends early or a scan whose data is
+ * missing is (-EBADMSG, as soon as libjpeg says so).
  * The EXIF orientation of a JPEG (APP1) or a PNG (its eXIf chunk, before
  * or after the image data), read by libexif, is applied: the picture is
- * upright.
+ * upright. Every decoder hands its rows, as they are decoded, to where
+ * they go in the upright picture: only a PNG whose eXIf follows its image
+ * data is turned after, a copy. fdif_image_load_limited() bounds the
+ * memory.
  */
 int fdif_image_load(const char *path, struct fdif_image *img);
 /**
@@ -80,8 +84,11 @@ struct fdif_image_info {
  * to the smallest M/8 of its size (M 1..8) that is still at least as
  * large as the picture fitted into @fit_width x @fit_height: a 4000x3000
  * photo for a 320x240 frame is decoded at 500x375, never at full size.
- * Other formats are decoded whole and turned grey. The same limits and
- * errors as fdif_image_load(); EXIF orientation is applied.
+ * A PNG or PGM/PPM is read a row at a time, turned grey and reduced on
+ * the way by the largest whole factor s that still covers the fitted
+ * picture (each decoded pixel the mean of an s x s block; @info's scale
+ * s). The same limits and errors as fdif_image_load(); EXIF orientation
+ * is applied.
  */
 int fdif_image_load_gray(const char *path, unsigned int fit_width,
 			 unsigned int fit_height, struct fdif_image *img,
@@ -90,6 +97,49 @@ int fdif_image_load_gray(const char *path, unsigned int fit_width,
 int fdif_image_load_gray_mem(const void *data, size_t size,
 			     unsigned int fit_width, unsigned int fit_height,
 			     struct fdif_image *img, struct fdif_image_info *info);
+/**
+ * struct fdif_image_limits - what a load may take (LIBFDIF_IMAGE_1.2)
+ * @size: sizeof(struct fdif_image_limits), set by the caller: the
+ *	structure may grow at its end (a longer one is taken if what this
+ *	library does not know of it is zero, else -E2BIG; a shorter one is
+ *	-EINVAL)
+ * @max_pixels: the most pixels (width x height, as the file stores the
+ *	picture, before any reduction) a picture may have; 0: no limit but
+ *	16384 a side
+ * @max_bytes: the most memory the load holds at once: the decoded picture
+ *	(reduced, as asked), the decoder's rows and sums, libjpeg's own
+ *	(a progressive JPEG's coefficients, 2 bytes each: 3 bytes a pixel
+ *	for 4:2:0); 0: no limit but libjpeg's 512 MiB
+ *
+ * Both are checked right after the header, before anything is allocated
+ * for the size; over either, the load is -EFBIG.
+ */
+struct fdif_image_limits {
+	size_t size;
+	size_t max_pixels;
+	size_t max_bytes;
+};
+
+/**
+ * fdif_image_load_limited() - fdif_image_load() within @limits
+ * @path: the file, or NULL to decode the @size bytes at @data
+ * (fdif_image_load_mem())
+ * @limits: the limits, or NULL for fdif_image_load()'s
+ *
+ * Return: as fdif_image_load(); -EFBIG also for a picture over @limits.
+ * (LIBFDIF_IMAGE_1.2)
+ */
+int fdif_image_load_limited(const char *path, const void *data, size_t size,
+			    const struct fdif_image_limits *limits, struct fdif_image *img);
+/**
+ * fdif_image_load_gray_limited() - fdif_image_load_gray() (or, @path
+ * NULL, fdif_image_load_gray_mem() of @size bytes at @data) within
+ * @limits (NULL: none but fdif_image_load()'s) (LIBFDIF_IMAGE_1.2)
+ */
+int fdif_image_load_gray_limited(const char *path, const void *data, size_t size,
+				 unsigned int fit_width, unsigned int fit_height,
+				 const struct fdif_image_limits *limits,
+				 struct fdif_image *img, struct fdif_image_info *info);
 /** fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file */
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
 /** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */

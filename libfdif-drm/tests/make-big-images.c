@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * make-big-images DIR: small files that claim huge pictures, for the
+ * memory tests (test-image-rss.sh, test-image-limits.c); made here, not
+ * committed:
+ *   exif6-16384.jpg   a 16x16 baseline JPEG with EXIF orientation 6, its
+ *                     SOF0 patched to 16384x16384, its scan data dropped
+ *                     (the SOS header, then EOI): under 1 KB
+ *   prog-12000.jpg    a 16x16 progressive 4:2:0 JPEG, SOF2 patched to
+ *                     12000x12000, its scans dropped
+ *   zero-16384.png    a real 16384x16384 RGB PNG, every row zero (zlib
+ *                     compresses 805 MB of zeros to under 1 MB)
+ *   zero-16384-adam7.png  the same, grey and interlaced (Adam7)
+ *   cut-16384.pgm     a PGM header claiming 16384x16384, a row of data
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+#include <zlib.h>
+
+static void put_be16(uint8_t *p, unsigned int v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	put_be16(p, v >> 16);
+	put_be16(p + 2, v & 0xffff);
+}
+
+static FILE *create(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void done(FILE *f)
+{
+	if (fclose(f)) {
+		perror("make-big-images");
+		exit(1);
+	}
+}
+
+/*
+ * A 16x16 JPEG (progressive or not, with EXIF orientation @o if not 0),
+ * its frame header claiming @w x @h, everything after the first SOS
+ * header replaced by EOI.
+ */
+static void jpeg_claiming(FILE *out, int progressive, unsigned int o,
+			  unsigned int w, unsigned int h)
+{
+	static const uint8_t exif[] = {
+		'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8,
+		0, 1,				/* one entry */
+		0x01, 0x12, 0, 3, 0, 0, 0, 1,	/* Orientation, SHORT, 1 */
+		0, 0, 0, 0, 0, 0, 0, 0,		/* its value, no next IFD */
+	};
+	struct jpeg_compress_struct c;
+	struct jpeg_error_mgr err;
+	unsigned char *buf = NULL, row[16 * 3];
+	unsigned long len = 0;
+	uint8_t app1[sizeof(exif)];
+	size_t i;
+	unsigned int x, y;
+
+	c.err = jpeg_std_error(&err);
+	jpeg_create_compress(&c);
+	jpeg_mem_dest(&c, &buf, &len);
+	c.image_width = 16;
+	c.image_height = 16;
+	c.input_components = 3;
+	c.in_color_space = JCS_RGB;
+	jpeg_set_defaults(&c);
+	if (progressive)
+		jpeg_simple_progression(&c);
+	jpeg_start_compress(&c, TRUE);
+	if (o) {
+		memcpy(app1, exif, sizeof(exif));
+		app1[25] = (uint8_t)o;
+		jpeg_write_marker(&c, JPEG_APP0 + 1, app1, sizeof(app1));
+	}
+	for (y = 0; y < 16; y++) {
+		JSAMPROW r = row;
+
+		for (x = 0; x < 16 * 3; x++)
+			row[x] = (uint8_t)(x * 5 + y * 9);
+		jpeg_write_scanlines(&c, &r, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	/* the markers after SOI: FF xx LEN16 ...; up to the first SOS */
+	for (i = 2; i + 4 <= len && buf[i] == 0xff;) {
+		unsigned int marker = buf[i + 1], n = (unsigned int)buf[i + 2] << 8 | buf[i + 3];
+
+		if (marker == 0xc0 || marker == 0xc2) {
+			put_be16(buf + i + 5, h);
+			put_be16(buf + i + 7, w);
+		}
+		i += 2 + n;
+		if (marker == 0xda)
+			break;
+	}
+	if (i > len)
+		exit(1);
+	fwrite(buf, 1, i, out);
+	fwrite("\xff\xd9", 1, 2, out);
+	free(buf);
+}
+
+static void png_chunk(FILE *f, const char *type, const uint8_t *data, uint32_t len)
+{
+	uint8_t be[4];
+	uLong crc = crc32(0, (const Bytef *)type, 4);
+
+	put_be32(be, len);
+	fwrite(be, 1, 4, f);
+	fwrite(type, 1, 4, f);
+	if (len)
+		fwrite(data, 1, len, f);
+	if (len)
+		crc = crc32(crc, data, len);
+	put_be32(be, (uint32_t)crc);
+	fwrite(be, 1, 4, f);
+}
+
+/*
+ * A @side x @side PNG of colour type @type (0 grey, 2 RGB), 8 bits,
+ * every pixel 0, Adam7 if @adam7: the filtered rows (a 0 filter byte and
+ * zeros) deflated by zlib as they are made.
+ */
+static void png_zero(FILE *f, unsigned int side, int type, int adam7)
+{
+	static const unsigned int x0[7] = { 0, 4, 0, 2, 0, 1, 0 }, dx[7] = { 8, 8, 4, 4, 2, 2, 1 };
+	static const unsigned int y0[7] = { 0, 0, 4, 0, 2, 0, 1 }, dy[7] = { 8, 8, 8, 4, 4, 2, 2 };
+	unsigned int ch = type == 2 ? 3 : 1, pass, y, rows, cols;
+	uint8_t ihdr[13], *row, out[1 << 16];
+	z_stream z;
+	int flush, ret;
+
+	fwrite("\x89PNG\r\n\x1a\n", 1, 8, f);
+	put_be32(ihdr, side);
+	put_be32(ihdr + 4, side);
+	ihdr[8] = 8;
+	ihdr[9] = (uint8_t)type;
+	ihdr[10] = 0;
+	ihdr[11] = 0;
+	ihdr[12] = adam7 ? 1 : 0;
+	png_chunk(f, "IHDR", ihdr, 13);
+	row = calloc(1, 1 + (size_t)side * ch);
+	memset(&z, 0, sizeof(z));
+	if (!row || deflateInit(&z, 9) != Z_OK)
+		exit(1);
+	for (pass = adam7 ? 0 : 6; pass < 7; pass++) {
+		cols = adam7 ? (side - x0[pass] + dx[pass] - 1) / dx[pass] : side;
+		rows = adam7 ? (side - y0[pass] + dy[pass] - 1) / dy[pass] : side;
+		if (!adam7)
+			cols = rows = side;
+		for (y = 0; y < rows; y++) {
+			flush = pass == 6 && y == rows - 1 ? Z_FINISH : Z_NO_FLUSH;
+			z.next_in = row;
+			z.avail_in = 1 + cols * ch;
+			do {
+				z.next_out = out;
+				z.avail_out = sizeof(out);
+				ret = deflate(&z, flush);
+				if (sizeof(out) - z.avail_out)
+					png_chunk(f, "IDAT", out, (uint32_t)(sizeof(out) - z.avail_out));
+			} while (!z.avail_out || (flush == Z_FINISH && ret != Z_STREAM_END));
+		}
+	}
+	deflateEnd(&z);
+	free(row);
+	png_chunk(f, "IEND", NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	static const uint8_t zeros[16384];
+	FILE *f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: make-big-images DIR\n");
+		return 2;
+	}
+	f = create(argv[1], "exif6-16384.jpg");
+	jpeg_claiming(f, 0, 6, 16384, 16384);
+	done(f);
+	f = create(argv[1], "prog-12000.jpg");
+	jpeg_claiming(f, 1, 0, 12000, 12000);
+	done(f);
+	f = create(argv[1], "zero-16384.png");
+	png_zero(f, 16384, 2, 0);
+	done(f);
+	f = create(argv[1], "zero-16384-adam7.png");
+	png_zero(f, 16384, 0, 1);
+	done(f);
+	f = create(argv[1], "cut-16384.pgm");
+	fprintf(f, "P5\n16384 16384\n255\n");
+	fwrite(zeros, 1, sizeof(zeros), f);
+	done(f);
+	return 0;
+}
