@@ -715,6 +715,7 @@ def run_tool(t):
             log = os.path.join(t.scratch, "unmutated-%s.log" % re.sub(r"[^A-Za-z0-9_.-]", "_", x))
             rc, sec = r.run_test(x, a.timeout or 1800, log)
             t.baseline[(kind, x)] = sec
+            say("  unmutated %s: %s (%.0fs)" % (x, "ok" if rc == 0 else "FAILED", sec))
             if rc != 0:
                 bad.append("%s (%s; log %s)" % (x, "timed out" if rc == "timeout" else "exit %s" % rc, log))
         if bad:
