@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

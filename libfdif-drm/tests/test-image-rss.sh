@@ -8,8 +8,9 @@
 # progressive JPEG claiming 12000x12000, real 16384x16384 PNGs (RGB, and
 # grey Adam7) of zero rows, a PGM claiming 16384x16384 with one row.
 # Each runs through --check, a search and --draw (on the fake kernel,
-# mock-preload.c), --facedetect and standard input, under /usr/bin/time:
-# its exit status, its message, and its peak RSS. Prints TAP.
+# mock-preload.c), --facedetect and standard input: its exit status, its
+# message, and its peak RSS (read by Python's getrusage(), which counts
+# the forked Python before the exec too: a stricter bound). Prints TAP.
 # Usage: test-image-rss.sh FDIF_DETECT MOCK_MODULE BIG_DIR
 cli=$1 mock=$2 big_dir=$3
 tmp=$(mktemp -d)
@@ -20,15 +21,19 @@ max_kb=65536
 
 # run NAME WANT_EXIT WANT_LINE CMD...: CMD on the fake device (no faces),
 # stdin from $stdin; one subtest: the exit status, WANT_LINE a line of
-# its stdout or stderr ("": any), and a peak RSS of at most $max_kb KiB
+# its stdout or stderr ("": any), and a peak RSS (its own, Python's
+# RUSAGE_CHILDREN) of at most $max_kb KiB
 run() {
 	name=$1 want=$2 line=$3
 	shift 3
-	env FDIF_MOCK_DEVICE="$dev" FDIF_MOCK_FACES= LD_PRELOAD="$mock" \
-		/usr/bin/time -f %M -o "$tmp/rss" "$@" > "$tmp/out" 2> "$tmp/err" \
-		< "${stdin:-/dev/null}"
+	env FDIF_MOCK_DEVICE="$dev" FDIF_MOCK_FACES= LD_PRELOAD="$mock" python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=f)
+sys.exit(r.returncode)' "$tmp/rss" "$@" > "$tmp/out" 2> "$tmp/err" < "${stdin:-/dev/null}"
 	got=$?
-	kb=$(tail -n 1 "$tmp/rss")
+	kb=$(cat "$tmp/rss")
 	n=$((n + 1))
 	if [ "$got" -eq "$want" ] && [ "$kb" -le "$max_kb" ] &&
 	   { [ -z "$line" ] || cat "$tmp/out" "$tmp/err" | grep -qxF -e "$line"; }; then
