@@ -1814,6 +1814,63 @@ static void test_work_area_unmapped(void)
     g_free(pic);
 }
 
+/*
+ * Read-only memory: the engine may read a picture from it, but not keep
+ * its work area there (the header and records are written). A 1 MiB
+ * read-only file (memory-backend-file readonly=on) behind an ivshmem-plain
+ * BAR holds the picture: a job with the work area in RAM finds the
+ * astronaut; one with the work area in that BAR is refused at RUN, and
+ * the BAR is left as it was.
+ */
+static void test_work_area_rom(void)
+{
+    g_autofree char *path = NULL;
+    bool real;
+    g_autofree uint8_t *pic = load_picture(&real);
+    GError *err = NULL;
+    QTestState *qts;
+    uint32_t first4;
+    Box t;
+    int fd;
+
+    if (!real) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    g_assert_cmpint(load_truth("astronaut", &t, 1), ==, 1);
+    first4 = pic[0] | pic[1] << 8 | pic[2] << 16 | (uint32_t)pic[3] << 24;
+    fd = g_file_open_tmp("omap4-fdif-rom-XXXXXX", &path, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(ftruncate(fd, 1 << 20), ==, 0);
+    g_assert_cmpint(pwrite(fd, pic, W * H, 0), ==, W * H);
+    close(fd);
+    qts = qtest_initf("-machine virt,highmem=off -nodefaults "
+        "-object memory-backend-file,id=shm,size=1M,share=on,readonly=on,mem-path=%s "
+        "-device ivshmem-plain,memdev=shm,addr=%d.0 "
+        "-device omap4-fdif,id=fdif,frame-time-us=0", path, SHM_DEV);
+    qtest_writel(qts, PCI_CFG(SHM_DEV, 0x18), SHM_BAR);
+    qtest_writel(qts, PCI_CFG(SHM_DEV, 0x1c), 0);
+    shm_decode(qts, true);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), ==, first4);
+
+    /* the picture in read-only memory: read, and the face found */
+    program(qts, SHM_BAR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    check_faces(qts, 1, &t, 1);
+
+    /* the work area there: refused at RUN, nothing written */
+    program(qts, PIC_ADDR, SHM_BAR);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_cmphex(rd(qts, FD_CTRL) & CTRL_RUN, ==, 0);
+    g_assert_cmpuint(rd(qts, EMU_JOBS), ==, 1);
+    g_assert_cmphex(qtest_readl(qts, SHM_BAR), ==, first4);
+    qtest_quit(qts);
+    unlink(path);
+}
+
 /* A system reset puts the test registers back to the property values. */
 static void test_reset_test_regs(void)
 {
@@ -1893,6 +1950,72 @@ static QTestState *detect_fixture(const char *name, uint32_t dcond,
 }
 
 /* FD_DCOND: minimum face size (bits 1:0) and face direction (bits 3:2). */
+/*
+ * FD_DCOND's minimum size field, every value: the faces of lfw-60 (28 px
+ * boxes) at 20 px and up, and at each larger minimum (25, 32, 40 px, the
+ * TRM's table) no face under it and no more faces than the smaller
+ * minimum found.
+ */
+static void test_dcond_min_sizes(void)
+{
+    static const uint32_t min_sizes[4] = { 20, 25, 32, 40 };
+    uint32_t dnum, last = ~0u, i, k;
+    QTestState *qts;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    for (k = 0; k < G_N_ELEMENTS(min_sizes); k++) {
+        uint32_t smallest = 0xff;
+
+        qts = detect_fixture("lfw-60", k, 5, &dnum);
+        for (i = 0; i < dnum; i++) {
+            smallest = MIN(smallest, rd(qts, FD_CONFSIZE(i)) & 0xff);
+        }
+        g_test_message("min size %u: %u faces, the smallest %u px", min_sizes[k], dnum,
+                       dnum ? smallest : 0);
+        if (dnum) {
+            g_assert_cmpuint(smallest, >=, min_sizes[k]);
+        }
+        g_assert_cmpuint(dnum, <=, last);
+        if (k == 0) {
+            g_assert_cmpuint(dnum, >, 0);
+        }
+        last = dnum;
+        qtest_quit(qts);
+    }
+}
+
+/*
+ * A RUN that fails its checks leaves no face of the job before it behind:
+ * FD_DNUM and every result register read 0.
+ */
+static void test_error_clears_results(void)
+{
+    uint32_t dnum, i;
+    QTestState *qts;
+
+    if (!g_getenv("FDIF_QTEST_FIXTURES")) {
+        g_test_skip("FDIF_QTEST_FIXTURES not set");
+        return;
+    }
+    qts = detect_fixture("lfw-15", 0, 5, &dnum);
+    g_assert_cmpuint(dnum, >, 0);
+    g_assert_cmpuint(rd(qts, FD_CENTERX(0)), !=, 0);
+    wr(qts, FD_LHIT, 10);       /* out of range: the next RUN fails */
+    wr(qts, FD_CTRL, CTRL_RUN);
+    g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    for (i = 0; i < 35; i++) {
+        g_assert_cmpuint(rd(qts, FD_CENTERX(i)), ==, 0);
+        g_assert_cmpuint(rd(qts, FD_CENTERY(i)), ==, 0);
+        g_assert_cmpuint(rd(qts, FD_CONFSIZE(i)), ==, 0);
+        g_assert_cmpuint(rd(qts, FD_ANGLE(i)), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
 static void test_dcond(void)
 {
     Box truth[64], t;
@@ -2200,6 +2323,9 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/fault/bad-params", test_fault_bad_params);
     qtest_add_func("/omap4-fdif/properties", test_properties);
     qtest_add_func("/omap4-fdif/dcond", test_dcond);
+    qtest_add_func("/omap4-fdif/dcond-min-sizes", test_dcond_min_sizes);
+    qtest_add_func("/omap4-fdif/work-area-rom", test_work_area_rom);
+    qtest_add_func("/omap4-fdif/error-clears-results", test_error_clears_results);
     qtest_add_func("/omap4-fdif/lhit", test_lhit);
     qtest_add_func("/omap4-fdif/roi", test_roi);
     qtest_add_func("/omap4-fdif/work-area", test_work_area);
