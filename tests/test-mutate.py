@@ -127,6 +127,25 @@ tests: toy-twice
 		;
 """
 
+KNOWN = """\
+=== toy-known
+file: calc.c
+why: a path no test takes
+survives: no test takes this path yet
+---
+	return a - 1;
++++
+	return a - 3;
+=== toy-known-killed
+file: calc.c
+why: add as subtract
+tests: toy-add
+---
+	return a + b;
++++
+	return a - b;
+"""
+
 results = []
 
 
@@ -162,6 +181,7 @@ def main():
         os.makedirs(os.path.join(proj, "mut"))
         for name, text in (("calc.c", CALC), ("meson.build", MESON),
                            ("mut/toy.txt", MUTANTS), ("mut/toyhang.txt", HANG),
+                           ("mut/toyknown.txt", KNOWN),
                            ("notes.txt", "untracked, copied\n")):
             with open(os.path.join(proj, name), "w") as f:
                 f.write(text)
@@ -232,6 +252,33 @@ def main():
               and not left, "a hanging test is killed at its limit, with nothing left running",
               p.stdout + "\n".join(lines) + "\nleft: " + left)
         check(snapshot(proj) == before, "the work tree is still unchanged")
+
+        # a known survivor is reported apart and still counts against the
+        # score; a sample run (CI's) passes with it, not with a plain one
+        known = [sys.executable, TOOL, "--src", proj, "--mutants", os.path.join(proj, "mut"),
+                 "--scratch", scratch, "--define-layer", "toyknown:meson:suite:toy",
+                 "--layer", "toyknown", "--tap", tap]
+        p = subprocess.run(known, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        check(p.returncode == 1 and any(l.startswith("ok 1 - toy-known survived, known: no test")
+                                        for l in lines) and
+              "not ok - layer toyknown: 1/2 killed (50%), goal 90%" in lines,
+              "a known survivor is reported apart and counts against the score",
+              p.stdout + "\n".join(lines))
+        p = subprocess.run(known + ["--sample", "2", "--seed", "s"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        check(p.returncode == 0 and lines[-1:] == ["1..2"],
+              "a sample whose mutants are killed or known passes; scores only printed",
+              p.stdout + "\n".join(lines))
+        p = subprocess.run(base + ["--id", "toy-unused", "--sample", "1", "--tap", tap],
+                           stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        check(p.returncode == 1 and any(l.startswith("not ok 1 - toy-unused survived")
+                                        for l in lines),
+              "a sample with an unknown survivor fails", p.stdout + "\n".join(lines))
 
         # a run stopped hard (KILL) leaves a mutant in the copy, built; the
         # next run puts the file back and must rebuild it, though the work

@@ -34,12 +34,17 @@ Layers and how they run:
     driver    no runner yet
 
 The score of a layer is killed / (killed + survived); equivalent mutants
-are left out. Exit status: 0 when every layer run reaches the goal (90%)
+are left out, and a known survivor ('survives: REASON': no test can tell
+it yet, and why) counts as survived but is reported apart. --sample N
+runs N mutants of each layer, chosen by --seed; then every one of them
+must be killed, equivalent or known, and the scores are only printed.
+Exit status: 0 when every layer run reaches the goal (90%)
 and no mutant is an error; 1 otherwise; 2 when the run could not start
 (the unmutated code fails a test, the scratch build fails, bad options).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -84,6 +89,7 @@ class Mutant:
         self.why = ""
         self.tests = None
         self.equivalent = None
+        self.survives = None    # a known survivor: why no test can tell yet
         self.old = None
         self.new = None
         self.errors = []
@@ -174,6 +180,10 @@ def parse_layer_file(layer, path):
                 if not val:
                     cur.errors.append("'equivalent:' without its reason")
                 cur.equivalent = val
+            elif key == "survives":
+                if not val:
+                    cur.errors.append("'survives:' without its reason")
+                cur.survives = val
             else:
                 cur.errors.append("line %d: unknown key %r" % (n, key))
         elif part == "old":
@@ -618,6 +628,10 @@ def main(argv=None):
     ap.add_argument("--list", action="store_true",
                     help="list the mutants and check each applies; build and run nothing")
     ap.add_argument("--tap", help="write the results as TAP to this file")
+    ap.add_argument("--sample", type=int, metavar="N",
+                    help="run N mutants of each layer, chosen by --seed (each must be killed, "
+                         "equivalent or a known survivor; the layers' scores are not judged)")
+    ap.add_argument("--seed", default="", help="what chooses --sample's mutants (e.g. a commit)")
     ap.add_argument("--timeout", type=float,
                     help="each test's time limit in seconds (default: 5 times its unmutated "
                     "time, at least 30 s)")
@@ -670,6 +684,13 @@ def run_tool(t):
         if want - found:
             raise Fatal("no mutant with id %s" % " ".join(sorted(want - found)))
         layers = [l for l in layers if mutants[l]]
+    if a.sample:
+        # the same N of each layer for the same seed, another N for another
+        # seed (CI gives its commit): over many runs every mutant runs
+        for l in layers:
+            if mutants[l]:
+                mutants[l] = sorted(mutants[l], key=lambda m: hashlib.sha256(
+                    (a.seed + m.id).encode()).hexdigest())[:a.sample]
 
     if a.list:
         return list_mutants(t, layers, mutants)
@@ -765,10 +786,14 @@ def run_tool(t):
             r.after_write(m.file)
         if m.status == "survived" and m.equivalent:
             m.status, m.detail = "equivalent", "survived, equivalent: %s" % m.equivalent
+        elif m.status == "survived" and m.survives:
+            m.status, m.detail = "known", "survived, known: %s" % m.survives
         elif m.status == "survived":
             m.detail = "survived (why: %s)" % m.why
         elif m.equivalent:
             m.status, m.detail = "error", "marked equivalent (%s) but %s" % (m.equivalent, m.detail)
+        elif m.survives:
+            m.status, m.detail = "error", "marked a known survivor (%s) but %s" % (m.survives, m.detail)
         m.seconds = time.monotonic() - start
         say("%d/%d %s: %s [%d tests, %.0fs]" % (i, total, m.id, m.detail, len(tests), m.seconds))
     return report(t, layers, mutants)
@@ -811,30 +836,41 @@ def report(t, layers, mutants):
             lines.append("not ok - layer %s: no mutants" % l)
             failed = True
             continue
-        c = {k: [m for m in ms if m.status == k] for k in ("killed", "build", "survived", "equivalent", "error")}
+        c = {k: [m for m in ms if m.status == k]
+             for k in ("killed", "build", "survived", "known", "equivalent", "error")}
         for m in ms:
             n += 1
-            if m.status in ("killed", "build", "equivalent"):
+            if m.status in ("killed", "build", "equivalent", "known"):
                 lines.append("ok %d - %s %s" % (n, m.id, m.detail))
             else:
                 lines.append("not ok %d - %s %s" % (n, m.id, m.detail if m.status == "survived"
                                                     else "error: " + m.detail))
         killed = len(c["killed"]) + len(c["build"])
-        denom = killed + len(c["survived"])
+        # a known survivor still counts against the score
+        denom = killed + len(c["survived"]) + len(c["known"])
         pct = 100.0 * killed / denom if denom else 0.0
         good = denom > 0 and killed * 100 >= GOAL * denom and not c["error"]
+        if t.a.sample:
+            # a sample: each mutant run is killed, equivalent or known
+            good = not c["survived"] and not c["error"]
         failed |= not good
         secs = sum(m.seconds for m in ms)
         print("%-10s %7d %7d %9d %11d %6d %5.0f%%  %.0fs" % (l, killed, len(c["build"]), len(c["survived"]),
                                                             len(c["equivalent"]), len(c["error"]), pct, secs))
         for m in c["survived"]:
             print("    survived: %s (%s)" % (m.id, m.why))
+        for m in c["known"]:
+            print("    survived, known: %s (%s)" % (m.id, m.survives))
         for m in c["equivalent"]:
             print("    equivalent: %s (%s)" % (m.id, m.equivalent))
         for m in c["build"]:
             print("    killed by build: %s" % m.id)
         for m in c["error"]:
             print("    error: %s: %s" % (m.id, m.detail))
+        if t.a.sample:
+            # a sample's score says little about the layer's: a comment
+            lines.append("# layer %s, a sample of %d: %d/%d killed" % (l, len(ms), killed, denom))
+            continue
         lines.append("%s - layer %s: %d/%d killed (%.0f%%), goal %d%%%s%s" % (
             "ok" if good else "not ok", l, killed, denom, pct, GOAL,
             ", %d equivalent" % len(c["equivalent"]) if c["equivalent"] else "",
