@@ -34,6 +34,43 @@ if [ ! -x "$real" ]; then
 	exit 1
 fi
 
+# run_real OPTION...: Debian's facedetect in its folder; its output in
+# r.out and r.err, its exit status in rc_real. Its answers depend only on
+# its inputs, never on our code, and it takes seconds a run (OpenCV in
+# Python), which the mutation tests pay once per mutant: with
+# $FDIF_FACEDETECT_CACHE set, each answer is kept there, under a hash of
+# the options (this run's folder named @TMP@), the photos named, this
+# script (the folder's state before a run follows from the cases before
+# it) and the versions of facedetect and OpenCV, and taken from there on
+# the next run; the folder's files come back with it.
+cache=${FDIF_FACEDETECT_CACHE:-}
+run_real() {
+	key=$( {
+		printf '%s\n' "$*" | sed "s|$tmp|@TMP@|g"
+		sha256sum < "$0"
+		dpkg-query -W facedetect python3-opencv 2>/dev/null
+		for a; do [ ! -f "$a" ] || sha256sum < "$a"; done
+	} | sha256sum | cut -c1-32)
+	if [ -n "$cache" ] && [ -f "$cache/$key/rc" ]; then
+		rm -rf "$tmp/r" && mkdir "$tmp/r" && tar -xf "$cache/$key/r.tar" -C "$tmp/r"
+		sed "s|@TMP@|$tmp|g" "$cache/$key/out" > "$tmp/r.out"
+		sed "s|@TMP@|$tmp|g" "$cache/$key/err" > "$tmp/r.err"
+		rc_real=$(cat "$cache/$key/rc")
+		return
+	fi
+	(cd "$tmp/r" && "$real" "$@") > "$tmp/r.out" 2> "$tmp/r.err"
+	rc_real=$?
+	[ -n "$cache" ] || return 0
+	mkdir -p "$cache/$key.new.$$" &&
+		tar -cf "$cache/$key.new.$$/r.tar" -C "$tmp/r" . &&
+		sed "s|$tmp|@TMP@|g" "$tmp/r.out" > "$cache/$key.new.$$/out" &&
+		sed "s|$tmp|@TMP@|g" "$tmp/r.err" > "$cache/$key.new.$$/err" &&
+		echo "$rc_real" > "$cache/$key.new.$$/rc" &&
+		mv -T "$cache/$key.new.$$" "$cache/$key" 2>/dev/null
+	rm -rf "$cache/$key.new.$$"
+	return 0
+}
+
 # compare NAME FACES LINES JOBS WANT OPTION... : run both, compare. FACES:
 # what the fake FDIF finds ("cx,cy,size,confidence;..."); LINES: "same" if
 # both must print as many lines, "any" if not; JOBS: the jobs ours must
@@ -43,8 +80,7 @@ fi
 compare() {
 	name=$1 faces=$2 lines=$3 jobs=$4 want=$5
 	shift 5
-	(cd "$tmp/r" && "$real" "$@") > "$tmp/r.out" 2> "$tmp/r.err"
-	rc_real=$?
+	run_real "$@"
 	: > "$tmp/log"
 	(cd "$tmp/o" && env FDIF_ACCEL_DIR="$tmp/accel" FDIF_MOCK_DEVICE="$tmp/accel/accel0" \
 		FDIF_MOCK_FACES="$faces" FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" $ours "$@") \
