@@ -287,9 +287,12 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 # guest build never installs it, guest/gst-root.sh unpacks it)
 
 # What only the tests need: the OpenCV reference, sparse for the driver,
-# gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines.
+# gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines,
+# clang and its runtime for the decoders' libFuzzer targets, strings
+# (binutils) for test-man.sh.
 FDIF_TEST_PKGS=(libopencv-dev g++ sparse
-	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good)
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+	clang libclang-rt-14-dev binutils)
 
 # testdata_packages: the Debian packages the marked photos come from
 testdata_packages() {
