@@ -86,7 +86,8 @@ static void fdif_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 
 	drm_printf(p, "drm-engine-fdif:\t%llu ns\n",
 		   (u64)atomic64_read(&ffile->busy_ns));
-	drm_printf(p, "drm-jobs-fdif:\t%llu\n", (u64)atomic64_read(&ffile->seqno));
+	/* not a drm-usage-stats key: in the driver's own namespace */
+	drm_printf(p, "fdif-jobs:\t%llu\n", (u64)atomic64_read(&ffile->seqno));
 	drm_show_memory_stats(p, file);
 }
 
@@ -203,7 +204,7 @@ static void fdif_remove(struct platform_device *pdev)
 	 */
 	drm_dev_unplug(&fdev->drm);
 	fdif_job_abort_active(fdev);
-	pm_runtime_dont_use_autosuspend(&pdev->dev);
+	/* devm_pm_runtime_enable()'s action stops autosuspend and runtime PM */
 }
 
 /*
