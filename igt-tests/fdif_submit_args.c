@@ -301,6 +301,30 @@ TEST_F(job, invalid_user_pointers)
 	EXPECT_EQ(-EFAULT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_SUBMIT, &s));
 	EXPECT_EQ(fds, fdif_count_fds());
 	munmap(ro, 4096);
+	/*
+	 * Two jobs, the first asking for a fence fd on a writable page, the
+	 * second on a read-only one: the kernel wrote the first's fd number,
+	 * then failed. That number is released (a later open() may get it),
+	 * so it must not be left in the first job.
+	 */
+	ro = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	{
+		struct drm_fdif_job *two = (void *)((char *)ro + 4096 - sizeof(job));
+
+		two[0] = self->job;
+		two[0].flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		two[0].fence_fd = -1;
+		two[1] = self->job;
+		ASSERT_EQ(0, mprotect((char *)ro + 4096, 4096, PROT_READ));
+		s.jobs = (uintptr_t)two;
+		s.job_count = 2;
+		EXPECT_EQ(-EFAULT, fdif_ioctl(self->fd, DRM_IOCTL_FDIF_SUBMIT, &s));
+		EXPECT_EQ(-1, two[0].fence_fd);
+		EXPECT_EQ(fds, fdif_count_fds());
+		s.job_count = 1;
+	}
+	munmap(ro, 8192);
 	/* nothing was queued by any of these */
 	EXPECT_EQ(0, fdif_bo_wait(self->fd, self->j.result.handle, 0));
 	check_nothing_queued(_metadata, self);

@@ -147,9 +147,8 @@ int fdif_ioctl_bo_create(struct drm_device *drm, void *data,
 	dma = drm_gem_dma_create(drm, PAGE_ALIGN(args->size));
 	if (IS_ERR(dma))
 		return PTR_ERR(dma);
+	/* zeroed: dma_alloc_*() memory always is */
 	fdif_bo_count(&dma->base);
-	/* dma_alloc_*() memory is zeroed; make sure a reused page is too */
-	memset(dma->vaddr, 0, dma->base.size);
 
 	ret = drm_gem_handle_create(file, &dma->base, &args->handle);
 	drm_gem_object_put(&dma->base);

@@ -428,10 +428,30 @@ static int fdif_add_dependencies(struct fdif_submit_entry *e, u32 count,
 }
 
 /*
+ * A submission that failed after fdif_write_outputs() gave userspace fd
+ * numbers: they are released, and a later open() may get one of them, so
+ * the user must not be left holding them. Best effort: a page that took
+ * a write a moment ago can still fault, and then nothing else can be done.
+ */
+static void fdif_clear_fence_fds(struct fdif_submit_entry *e, u32 count,
+				 s32 __user *fd_base, u32 job_size)
+{
+	u32 j;
+
+	for (j = 0; j < count; j++) {
+		void __user *ufd = (void __user *)fd_base + (size_t)j * job_size;
+
+		if (e[j].sync_file && put_user(-1, (s32 __user *)ufd))
+			break;
+	}
+}
+
+/*
  * Tell userspace each job's seqno and fence fd before any of them can be
- * seen: a fault here fails the submission with nothing queued and no fd
- * installed. Under submit_lock, so that the seqnos are the ones the jobs
- * get, and before the reservations are locked (this may fault).
+ * seen: a fault here fails the submission with nothing queued, no fd
+ * installed and the fence fds written so far set back to -1. Under
+ * submit_lock, so that the seqnos are the ones the jobs get, and before
+ * the reservations are locked (this may fault).
  */
 static int fdif_write_outputs(struct fdif_submit_entry *e, u32 count,
 			      u64 __user *seqno_base, s32 __user *fd_base,
@@ -443,10 +463,11 @@ static int fdif_write_outputs(struct fdif_submit_entry *e, u32 count,
 		void __user *ujob = (void __user *)seqno_base + (size_t)j * job_size;
 		void __user *ufd = (void __user *)fd_base + (size_t)j * job_size;
 
-		if (put_user(first + j, (u64 __user *)ujob))
+		if (put_user(first + j, (u64 __user *)ujob) ||
+		    (e[j].sync_file && put_user(e[j].fd, (s32 __user *)ufd))) {
+			fdif_clear_fence_fds(e, j, fd_base, job_size);
 			return -EFAULT;
-		if (e[j].sync_file && put_user(e[j].fd, (s32 __user *)ufd))
-			return -EFAULT;
+		}
 	}
 	return 0;
 }
@@ -547,11 +568,11 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 		goto out_unlock;
 	ret = drm_gem_lock_reservations(objs, n, &ctx);
 	if (ret)
-		goto out_unlock;
+		goto out_clear;
 	ret = fdif_add_dependencies(e, args->job_count, objs, uses, n);
 	if (ret) {
 		drm_gem_unlock_reservations(objs, n, &ctx);
-		goto out_unlock;
+		goto out_clear;
 	}
 
 	for (j = 0; j < args->job_count; j++)
@@ -575,6 +596,10 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	ret = 0;
 	goto out_free;
 
+out_clear:
+	fdif_clear_fence_fds(e, args->job_count,
+			     ujobs + offsetof(struct drm_fdif_job, fence_fd),
+			     args->job_size);
 out_unlock:
 	mutex_unlock(&ffile->submit_lock);
 out_fini:
