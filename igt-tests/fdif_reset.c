@@ -16,33 +16,12 @@
 
 #define WAIT_NS		30000000000ll
 
-FIXTURE(fault) {
-	int fd;
-	struct fdif_job_bos j;
-	struct drm_fdif_job job;
-};
-
-FIXTURE_SETUP(fault)
-{
-	self->fd = fdif_open();
-	if (self->fd < 0)
-		SKIP(return, "no fdif device");
-	if (!fdif_emu_available())
-		SKIP(return, "no emulated FDIF with test registers");
-	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
-	fdif_job_init(&self->job, &self->j);
-	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-}
-
-FIXTURE_TEARDOWN(fault)
-{
-	if (self->fd < 0)
-		return;
-	fdif_emu_inject(FDIF_FAULT_NONE, 0);
-	fdif_job_bos_free(self->fd, &self->j);
-	close(self->fd);
-}
+/* jobs with fences, on a device with the test registers */
+FDIF_JOB_FIXTURE(fault,
+		 if (!fdif_emu_available())
+			SKIP(return, "no emulated FDIF with test registers");
+		 self->faults = true;
+		 self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT);
 
 /* Submit the fixture's job and return its fence status (1 or -errno). */
 static int run_job(int fd, struct drm_fdif_job *job)

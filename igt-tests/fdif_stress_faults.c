@@ -24,32 +24,11 @@
 #include "fdif_test.h"
 #include "fdif_stress.h"
 
-FIXTURE(stress) {
-	int fd;
-	struct fdif_job_bos j;
-	struct drm_fdif_job job;
-};
-
-FIXTURE_SETUP(stress)
-{
-	self->fd = fdif_open();
-	if (self->fd < 0)
-		SKIP(return, "no fdif device");
-	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
-	fdif_job_init(&self->job, &self->j);
-	self->job.roi = face_roi;
-	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-}
-
-FIXTURE_TEARDOWN(stress)
-{
-	if (self->fd < 0)
-		return;
-	fdif_emu_inject(FDIF_FAULT_NONE, 0);
-	fdif_job_bos_free(self->fd, &self->j);
-	close(self->fd);
-}
+/* jobs on the face's ROI with fences; a fault injected is switched off after */
+FDIF_JOB_FIXTURE(stress,
+		 self->faults = true;
+		 self->job.roi = face_roi;
+		 self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT);
 
 FDIF_PLAIN_FIXTURE
 

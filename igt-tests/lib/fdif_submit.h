@@ -3,7 +3,8 @@
  * What the fdif_submit_* programs share (the tests of
  * DRM_IOCTL_FDIF_SUBMIT, one program a concern): the job fixture, a file
  * with the astronaut in a picture BO, a work area and a result region,
- * and a valid job on them; and the checks of a job's result. Include it
+ * and a valid job on them (fdif_test.h's FDIF_JOB_FIXTURE); and the
+ * checks of a job's result. Include it
  * after kselftest_harness.h and fdif_test.h: each program gets its own
  * copy of the fixture (the harness keeps one list of tests a program).
  */
@@ -29,29 +30,7 @@
 /* An ROI without the astronaut's face: the picture's lower half. */
 #define ROI_NO_FACE	((struct drm_fdif_roi){ 0, 120, 320, 120 })
 
-FIXTURE(job) {
-	int fd;
-	struct fdif_job_bos j;
-	struct drm_fdif_job job;
-};
-
-FIXTURE_SETUP(job)
-{
-	self->fd = fdif_open();
-	if (self->fd < 0)
-		SKIP(return, "no fdif device");
-	ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map));
-	fdif_job_init(&self->job, &self->j);
-}
-
-FIXTURE_TEARDOWN(job)
-{
-	if (self->fd < 0)
-		return;
-	fdif_job_bos_free(self->fd, &self->j);
-	close(self->fd);
-}
+FDIF_JOB_FIXTURE(job);
 
 static inline struct drm_fdif_result_header *result_of(struct fdif_job_bos *j)
 {

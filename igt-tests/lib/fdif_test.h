@@ -199,4 +199,41 @@ long long fdif_stat(const char *devname, const char *key);
 			close(self->fd);			\
 	}
 
+/*
+ * FDIF_JOB_FIXTURE(name, ...) - the fixture of the tests that run jobs:
+ * self->fd an open fdif device file (or the test is skipped), self->j the
+ * BOs of fdif_job_bos_new() with the astronaut in the picture BO, and
+ * self->job a valid job on them. The statements given after the name end
+ * the setup (a job's flags, a skip without the test registers...); one of
+ * them may set self->faults, and then the teardown switches off any fault
+ * left injected (only then: on a board, the emulator's registers are
+ * not there to touch). Use after including kselftest_harness.h.
+ */
+#define FDIF_JOB_FIXTURE(name, ...)					\
+	FIXTURE(name) {							\
+		int fd;							\
+		bool faults;						\
+		struct fdif_job_bos j;					\
+		struct drm_fdif_job job;				\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		self->fd = fdif_open();					\
+		if (self->fd < 0)					\
+			SKIP(return, "no fdif device");			\
+		ASSERT_EQ(0, fdif_job_bos_new(self->fd, &self->j));	\
+		ASSERT_EQ(0, fdif_load_picture("astronaut", self->j.pic.map)); \
+		fdif_job_init(&self->job, &self->j);			\
+		__VA_ARGS__;						\
+	}								\
+	FIXTURE_TEARDOWN(name)						\
+	{								\
+		if (self->fd < 0)					\
+			return;						\
+		if (self->faults)					\
+			fdif_emu_inject(FDIF_FAULT_NONE, 0);		\
+		fdif_job_bos_free(self->fd, &self->j);			\
+		close(self->fd);					\
+	}
+
 #endif
