@@ -18,6 +18,7 @@
 # Usage: test-facedetect-compat.sh FDIF_DETECT MOCK_MODULE FIXTURES_DIR [FACEDETECT]
 # Prints TAP.
 cli=$1 mock=$2 fix=$3 real=${4:-/usr/bin/facedetect}
+here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 fail=0
@@ -177,36 +178,7 @@ compare no-face-center "" same 1 '' -c "$none"
 compare output-png "$f1" same 1 "$b1" -o out.png "$one"
 # drawn PICTURE W H X,Y,R,G,B...: PICTURE (PNG, RGB) is W x H and the
 # pixel at X,Y is R,G,B ('.' for any), for each X,Y,R,G,B given
-drawn() {
-	python3 -c '
-import struct, sys, zlib
-d = open(sys.argv[1], "rb").read()
-assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-w, h, depth, ctype = struct.unpack(">IIBB", d[16:26])
-assert (w, h, depth, ctype) == (int(sys.argv[2]), int(sys.argv[3]), 8, 2), (w, h, depth, ctype)
-idat, i = b"", 8
-while i < len(d):
-	n, t = struct.unpack(">I4s", d[i:i + 8])
-	idat += d[i + 8:i + 8 + n] if t == b"IDAT" else b""
-	i += 12 + n
-raw, bpp = zlib.decompress(idat), 3
-stride, prev, rows = w * bpp, bytearray(w * bpp), []
-for y in range(h):
-	f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-	for x in range(stride):
-		a = line[x - bpp] if x >= bpp else 0
-		b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-		p = a + b - c
-		pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-		line[x] = (line[x] + [0, a, b, (a + b) // 2, pr][f]) & 255
-	rows.append(line)
-	prev = line
-for spec in sys.argv[4:]:
-	x, y, *rgb = spec.split(",")
-	got = tuple(rows[int(y)][3 * int(x):3 * int(x) + 3])
-	for g, want in zip(got, rgb):
-		assert want == "." or g == int(want), (spec, got)' "$@"
-}
+drawn() { "$here/png-pixels.py" "$@"; }
 n=$((n + 1))
 if [ ! -e "$tmp/r/out.png" ]; then
 	echo "not ok $n - facedetect -o wrote its own out.png"; fail=1
