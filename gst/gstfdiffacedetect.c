@@ -135,20 +135,33 @@ struct _GstFdifFaceDetect {
   GQueue inflight;		/* struct inflight *, oldest first */
   GSList *free_bos;		/* copy BOs no job reads */
   struct imports *imports;	/* the dma-bufs imported */
+  guint8 *grey;			/* an RGB or packed YUV frame's grey, copied */
+  gsize grey_size;
   gboolean face_detected;
 };
 
 /*
  * GRAY8, and the camera formats whose first plane is full-size 8-bit luma:
  * that plane is the grey picture the device takes (DRM_FORMAT_R8), so a
- * camera's NV12 dma-buf is imported as it is, its chroma never read
+ * camera's NV12 dma-buf is imported as it is, its chroma never read. Then
+ * facedetect's RGB and its 24- and 32-bit relatives, and the packed YUV
+ * of USB cameras: their grey (BT.601 luma, or the Y bytes) is made in the
+ * copy, so they are never imported.
  */
-#define LUMA_FORMATS "{ GRAY8, NV12, NV21, I420, YV12 }"
+#define FORMATS "{ GRAY8, NV12, NV21, I420, YV12, RGB, BGR, RGBx, BGRx, xRGB, YUY2, UYVY }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (LUMA_FORMATS)));
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (LUMA_FORMATS)));
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (FORMATS)));
+
+/* @info's plane 0 is its grey picture, byte for byte (the device can read it) */
+static gboolean
+luma_plane (const GstVideoInfo * info)
+{
+  return !GST_VIDEO_INFO_IS_RGB (info) && GST_VIDEO_INFO_COMP_PLANE (info, 0) == 0 &&
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 1;
+}
 
 #define gst_fdif_face_detect_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstFdifFaceDetect, gst_fdif_face_detect,
@@ -509,6 +522,8 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
   g_slist_free_full (self->free_bos, import_free);
   self->free_bos = NULL;
   g_clear_pointer (&self->imports, imports_close);
+  g_clear_pointer (&self->grey, g_free);
+  self->grey_size = 0;
   fdif_close (self->dev);
   self->dev = NULL;
   return TRUE;
@@ -563,9 +578,24 @@ gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 /* Frames in */
 
 /*
+ * An import failure that says nothing of the dma-buf (the process or the
+ * kernel short of descriptors or memory for a moment): the frame is
+ * copied and the dma-buf's next frame tries again. Any other failure
+ * (e.g. not contiguous) is the dma-buf's own: its frames are copied.
+ */
+static gboolean
+transient_error (int err)
+{
+  return err == -EMFILE || err == -ENFILE || err == -ENOMEM || err == -EAGAIN ||
+      err == -EINTR;
+}
+
+/*
  * The BO of @buf's dma-buf and the frame's offset in it, if the device can
- * read the frame where it is: one dma-buf memory, the device's frame size
- * and stride, an aligned offset. NULL: copy it.
+ * read the frame where it is: plane 0 is the grey picture, the device's
+ * frame size and stride, all its stride x height bytes in one dma-buf
+ * memory (the only one, or one of several: NV12M's planes each in a
+ * dma-buf of their own), an aligned offset. NULL: copy it.
  */
 static struct fdif_bo *
 import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
@@ -580,12 +610,11 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
   struct fdif_bo *bo, *evicted = NULL;
   struct import *im;
   GstMemory *mem;
+  guint idx, len;
+  gsize skip;
   int fd, ret;
 
-  if (gst_buffer_n_memory (buf) != 1)
-    return NULL;
-  mem = gst_buffer_peek_memory (buf, 0);
-  if (!gst_is_dmabuf_memory (mem))
+  if (!luma_plane (&self->info))
     return NULL;
   if (vmeta) {
     width = vmeta->width;
@@ -593,7 +622,17 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
     stride = vmeta->stride[0];
     off = vmeta->offset[0];
   }
-  off += mem->offset;
+  /* the memory holding the whole plane: the device reads one dma-buf */
+  if (stride <= 0 || !gst_buffer_find_memory (buf, off, (gsize) stride * height, &idx,
+          &len, &skip) || len != 1) {
+    GST_LOG_OBJECT (self, "plane 0 (%d x %u bytes at %" G_GSIZE_FORMAT
+        ") is not in one memory", stride, height, off);
+    return NULL;
+  }
+  mem = gst_buffer_peek_memory (buf, idx);
+  if (!gst_is_dmabuf_memory (mem) || skip + (gsize) stride * height > mem->size)
+    return NULL;
+  off = mem->offset + skip;
   if (width != c->frame_width || height != c->frame_height ||
       stride != (gint) c->frame_stride || off % (c->offset_align ? c->offset_align : 1) ||
       off > G_MAXUINT32) {
@@ -624,10 +663,10 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
     ret = fdif_bo_import (self->dev, fd, &im->bo);
     if (ret) {
       /* e.g. not contiguous: remembered, this memory's frames are copied */
-      GST_INFO_OBJECT (self, "dma-buf fd %d cannot be imported (%s): copying its frames",
-          fd, fdif_strerror (ret));
       im->bo = NULL;
-      im->refused = TRUE;
+      im->refused = !transient_error (ret);
+      GST_INFO_OBJECT (self, "dma-buf fd %d cannot be imported (%s): copying %s",
+          fd, fdif_strerror (ret), im->refused ? "its frames" : "this frame");
     } else {
       g_queue_push_head_link (&cache->lru, &im->link);
       if (cache->lru.length > MAX_IMPORTS) {
@@ -648,6 +687,103 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
   }
   *offset = (uint32_t) off;
   return bo;
+}
+
+/*
+ * The grey of an RGB or packed YUV frame, rows packed, in self->grey:
+ * BT.601 luma (as libfdif-drm's fdif_image_to_gray() and OpenCV's
+ * RGB2GRAY, which facedetect uses), or the Y bytes.
+ */
+static guint8 *
+grey_of (GstFdifFaceDetect * self, const GstVideoFrame * vf)
+{
+  guint width = GST_VIDEO_FRAME_WIDTH (vf), height = GST_VIDEO_FRAME_HEIGHT (vf);
+  gsize size = (gsize) width * height;
+  guint x, y;
+
+  if (self->grey_size < size) {
+    g_free (self->grey);
+    self->grey = g_malloc (size);
+    self->grey_size = size;
+  }
+  for (y = 0; y < height; y++) {
+    guint8 *d = self->grey + (gsize) y * width;
+
+    if (GST_VIDEO_INFO_IS_RGB (&vf->info)) {
+      const guint8 *r = GST_VIDEO_FRAME_COMP_DATA (vf, 0) +
+          (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (vf, 0);
+      const guint8 *g = GST_VIDEO_FRAME_COMP_DATA (vf, 1) +
+          (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (vf, 1);
+      const guint8 *b = GST_VIDEO_FRAME_COMP_DATA (vf, 2) +
+          (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (vf, 2);
+      gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, 0);
+
+      for (x = 0; x < width; x++, r += ps, g += ps, b += ps)
+        d[x] = (guint8) ((299 * *r + 587 * *g + 114 * *b + 500) / 1000);
+    } else {
+      const guint8 *l = GST_VIDEO_FRAME_COMP_DATA (vf, 0) +
+          (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (vf, 0);
+      gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (vf, 0);
+
+      for (x = 0; x < width; x++, l += ps)
+        d[x] = *l;
+    }
+  }
+  return self->grey;
+}
+
+/*
+ * @buf's video meta puts a plane over more than one memory (a buffer of
+ * several dma-bufs, as NV12M's, cut elsewhere than between planes):
+ * GstVideoMeta maps a plane from the memory it begins in only, so such a
+ * frame is read whole (its memories merged), and not drawn on.
+ */
+static gboolean
+plane_split (GstBuffer * buf)
+{
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buf);
+  const GstVideoFormatInfo *finfo;
+  guint i, idx, len;
+  gsize skip;
+
+  if (!vmeta || gst_buffer_n_memory (buf) < 2)
+    return FALSE;
+  finfo = gst_video_format_get_info (vmeta->format);
+  for (i = 0; i < vmeta->n_planes; i++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    guint rows;
+
+    gst_video_format_info_component (finfo, i, comp);
+    rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, comp[0], vmeta->height);
+    if (vmeta->stride[i] <= 0 || !gst_buffer_find_memory (buf, vmeta->offset[i],
+            (gsize) vmeta->stride[i] * rows, &idx, &len, &skip) || len != 1)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* @buf's frame mapped for reading, as its video meta (if any) lays it out */
+static gboolean
+map_frame (GstFdifFaceDetect * self, GstBuffer * buf, GstVideoFrame * vf)
+{
+  GstVideoMeta *vmeta = gst_buffer_get_video_meta (buf);
+  GstVideoInfo info = self->info;
+  GstBuffer *whole;
+  gboolean ok;
+  guint i;
+
+  if (!plane_split (buf))
+    return gst_video_frame_map (vf, &self->info, buf, GST_MAP_READ);
+  GST_LOG_OBJECT (self, "a plane over several memories: the frame read whole");
+  for (i = 0; i < vmeta->n_planes; i++) {
+    info.offset[i] = vmeta->offset[i];
+    info.stride[i] = vmeta->stride[i];
+  }
+  /* the memories, not the meta: mapped as one */
+  whole = gst_buffer_copy_region (buf, GST_BUFFER_COPY_MEMORY, 0, -1);
+  ok = gst_video_frame_map (vf, &info, whole, GST_MAP_READ);
+  gst_buffer_unref (whole);	/* the frame holds it while mapped */
+  return ok;
 }
 
 /* A pooled frame BO with @buf fitted into it. */
@@ -678,7 +814,7 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
         ("Could not map a frame of the FDIF: %s.", fdif_strerror (ret)), (NULL));
     goto fail;
   }
-  if (!gst_video_frame_map (&vf, &self->info, buf, GST_MAP_READ)) {
+  if (!map_frame (self, buf, &vf)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Could not read a video frame: %" G_GSIZE_FORMAT " bytes for %dx%d %s (%"
             G_GSIZE_FORMAT " bytes).", gst_buffer_get_size (buf),
@@ -689,8 +825,13 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
   img.width = GST_VIDEO_FRAME_WIDTH (&vf);
   img.height = GST_VIDEO_FRAME_HEIGHT (&vf);
   img.channels = 1;
-  img.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
-  img.pixels = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+  if (luma_plane (&self->info)) {
+    img.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+    img.pixels = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+  } else {
+    img.stride = img.width;
+    img.pixels = grey_of (self, &vf);
+  }
   ret = fdif_image_fit_frame (&img, pixels, c->frame_width, c->frame_height,
       c->frame_stride, map);
   gst_video_frame_unmap (&vf);
@@ -876,31 +1017,44 @@ face_box (const struct fdif_face *f, guint width, guint height)
   return b;
 }
 
-/* facedetect's display: an outline around each face, white, 2 pixels */
+/* Pixel @x,@y of @vf white: R, G and B at 255, or luma (Y, grey) at 255 */
+static inline void
+white (GstVideoFrame * vf, guint ncomp, guint x, guint y)
+{
+  guint c;
+
+  for (c = 0; c < ncomp; c++)
+    GST_VIDEO_FRAME_COMP_DATA (vf, c)[(gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (vf, c) +
+        (gsize) x * GST_VIDEO_FRAME_COMP_PSTRIDE (vf, c)] = 255;
+}
+
+/*
+ * facedetect's display: an outline around each face, 2 pixels, white on
+ * RGB and grey; on YUV the luma only (white on grey, bright on colour)
+ */
 static void
 draw_boxes (GstFdifFaceDetect * self, GstBuffer * buf, const struct box *boxes, guint n)
 {
   GstVideoFrame vf;
-  guint i, x, y, t;
+  guint i, x, y, t, ncomp;
 
-  if (!n || !gst_video_frame_map (&vf, &self->info, buf, GST_MAP_WRITE))
+  if (!n || plane_split (buf) || !gst_video_frame_map (&vf, &self->info, buf, GST_MAP_WRITE))
     return;
+  ncomp = GST_VIDEO_INFO_IS_RGB (&vf.info) ? 3 : 1;
   for (i = 0; i < n; i++) {
     const struct box *b = &boxes[i];
-    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
-    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
 
     if (!b->w || !b->h)
       continue;
-    for (t = 0; t < 2 && t < b->h; t++) {
-      memset (data + (gsize) (b->y + t) * stride + b->x, 255, b->w);
-      memset (data + (gsize) (b->y + b->h - 1 - t) * stride + b->x, 255, b->w);
-    }
+    for (t = 0; t < 2 && t < b->h; t++)
+      for (x = b->x; x < b->x + b->w; x++) {
+        white (&vf, ncomp, x, b->y + t);
+        white (&vf, ncomp, x, b->y + b->h - 1 - t);
+      }
     for (y = b->y; y < b->y + b->h; y++)
       for (t = 0; t < 2 && t < b->w; t++) {
-        x = b->x + t;
-        data[(gsize) y * stride + x] = 255;
-        data[(gsize) y * stride + b->x + b->w - 1 - t] = 255;
+        white (&vf, ncomp, b->x + t, y);
+        white (&vf, ncomp, b->x + b->w - 1 - t, y);
       }
   }
   gst_video_frame_unmap (&vf);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -156,19 +157,34 @@ test_factory (void)
     GstStaticPadTemplate *t = l->data;
     GstCaps *caps = gst_static_pad_template_get_caps (t);
     GstCaps *gray = gst_caps_from_string ("video/x-raw,format=GRAY8,width=123,height=45");
-    GstCaps *rgb = gst_caps_from_string ("video/x-raw,format=RGB,width=320,height=240");
+    GstCaps *rgb16 = gst_caps_from_string ("video/x-raw,format=RGB16,width=320,height=240");
     GstCaps *nv12 = gst_caps_from_string ("video/x-raw,format=NV12,width=320,height=240");
+    static const char *const taken[] = { "RGB", "BGR", "RGBx", "BGRx", "xRGB", "YUY2",
+      "UYVY", "I420", "YV12", "NV21",
+    };
 
     g_assert_true (t->presence == GST_PAD_ALWAYS);
     g_assert_true (g_str_equal (t->name_template, t->direction == GST_PAD_SINK ? "sink" : "src"));
-    /* any size (the library scales), GRAY8 and luma-plane formats only */
+    /*
+     * any size (the library scales); GRAY8 and luma-plane formats, and
+     * facedetect's RGB and a USB camera's packed YUV (grey in the copy)
+     */
     g_assert_true (gst_caps_can_intersect (caps, gray));
     g_assert_true (gst_caps_can_intersect (caps, nv12));
-    g_assert_false (gst_caps_can_intersect (caps, rgb));
+    for (guint i = 0; i < G_N_ELEMENTS (taken); i++) {
+      gchar *str = g_strdup_printf ("video/x-raw,format=%s,width=640,height=480", taken[i]);
+      GstCaps *c = gst_caps_from_string (str);
+
+      if (!gst_caps_can_intersect (caps, c))
+        g_error ("%s: %s not taken", t->name_template, taken[i]);
+      gst_caps_unref (c);
+      g_free (str);
+    }
+    g_assert_false (gst_caps_can_intersect (caps, rgb16));
     gst_caps_unref (nv12);
     gst_caps_unref (caps);
     gst_caps_unref (gray);
-    gst_caps_unref (rgb);
+    gst_caps_unref (rgb16);
     n++;
   }
   g_assert_cmpuint (n, ==, 2);
@@ -2382,6 +2398,320 @@ test_mock_clamped (void)
   run_stop (&r);
 }
 
+/*
+ * A frame of @format (an RGB or packed YUV one), @width x @height, every
+ * pixel R,G,B = 0x60,0x40,0x20 (luma 70, BT.601) or Y = 70 and chroma
+ * 0x80; the padding bytes (x) 0x80
+ */
+static GstBuffer *
+color_buffer (GstVideoFormat format, guint width, guint height, guint64 n)
+{
+  GstVideoInfo info;
+  GstVideoFrame vf;
+  GstBuffer *b;
+  guint x, y, c;
+
+  g_assert_true (gst_video_info_set_format (&info, format, width, height));
+  b = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (b, 0, 0x80, GST_VIDEO_INFO_SIZE (&info));
+  g_assert_true (gst_video_frame_map (&vf, &info, b, GST_MAP_WRITE));
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      if (GST_VIDEO_INFO_IS_RGB (&info)) {
+        static const guint8 rgb[3] = { 0x60, 0x40, 0x20 };
+
+        for (c = 0; c < 3; c++)
+          GST_VIDEO_FRAME_COMP_DATA (&vf, c)[y * GST_VIDEO_FRAME_COMP_STRIDE (&vf, c) +
+              x * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c)] = rgb[c];
+      } else {
+        GST_VIDEO_FRAME_COMP_DATA (&vf, 0)[y * GST_VIDEO_FRAME_COMP_STRIDE (&vf, 0) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, 0)] = 70;
+      }
+    }
+  gst_video_frame_unmap (&vf);
+  GST_BUFFER_PTS (b) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  return b;
+}
+
+/* @b's pixel @x,@y of its @format frame: its first @ncomp components, as "a,b,c" */
+static gchar *
+color_at (GstBuffer * b, GstVideoFormat format, guint width, guint height, guint x,
+    guint y)
+{
+  GstVideoInfo info;
+  GstVideoFrame vf;
+  GString *s = g_string_new ("");
+  guint c, ncomp;
+
+  g_assert_true (gst_video_info_set_format (&info, format, width, height));
+  g_assert_true (gst_video_frame_map (&vf, &info, b, GST_MAP_READ));
+  ncomp = GST_VIDEO_INFO_IS_RGB (&info) ? 3 : 1;
+  for (c = 0; c < ncomp; c++)
+    g_string_append_printf (s, "%s%u", c ? "," : "",
+        GST_VIDEO_FRAME_COMP_DATA (&vf, c)[y * GST_VIDEO_FRAME_COMP_STRIDE (&vf, c) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&vf, c)]);
+  gst_video_frame_unmap (&vf);
+  return g_string_free (s, FALSE);
+}
+
+/*
+ * facedetect's RGB, its relatives and a USB camera's packed YUV: linked,
+ * copied as grey (BT.601 luma of R,G,B = 0x60,0x40,0x20 is 70; the Y
+ * bytes of YUY2 and UYVY) into the device's frame, the face mapped back,
+ * the outline drawn white (R,G,B 255, or Y 255), the rest untouched.
+ */
+static void
+test_mock_color_formats (void)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_BGR, GST_VIDEO_FORMAT_RGBx,
+    GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB, GST_VIDEO_FORMAT_YUY2,
+    GST_VIDEO_FORMAT_UYVY,
+  };
+  struct drm_fdif_job j;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint8 *px;
+  gchar *at;
+  guint i, bad = 0;
+  struct run r;
+
+  if (!need_mock ())
+    return;
+  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+    const gchar *name = gst_video_format_to_string (formats[i]);
+    gboolean rgb = gst_video_format_get_info (formats[i])->flags & GST_VIDEO_FORMAT_FLAG_RGB;
+
+    g_test_message ("%s", name);
+    run_start_fmt (&r, name, 640, 480, NULL);
+    g_assert_cmpint (gst_harness_push (r.h, color_buffer (formats[i], 640, 480, 0)), ==,
+        GST_FLOW_OK);
+    j = mk_last_job ();
+    px = mk_frame (j.picture.planes[0].handle, j.picture.planes[0].offset);
+    if (!frame_is (px, 240, 70, &bad))
+      g_error ("%s: frame byte %u (row %u) is %u, not 70", name, bad, bad / 320, px[bad]);
+    g_free (px);
+    g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+    g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+    check_face (next_faces (&r, &msg, 0), 0, 280, 200, 80, 80);
+    gst_message_unref (msg);
+    b = gst_harness_pull (r.h);
+    check_roi (b, 280, 200, 80, 80);
+    at = color_at (b, formats[i], 640, 480, 300, 200);	/* the top edge */
+    g_assert_cmpstr (at, ==, rgb ? "255,255,255" : "255");
+    g_free (at);
+    at = color_at (b, formats[i], 640, 480, 359, 240);	/* the right edge */
+    g_assert_cmpstr (at, ==, rgb ? "255,255,255" : "255");
+    g_free (at);
+    at = color_at (b, formats[i], 640, 480, 320, 240);	/* inside */
+    g_assert_cmpstr (at, ==, rgb ? "96,64,32" : "70");
+    g_free (at);
+    at = color_at (b, formats[i], 640, 480, 10, 10);
+    g_assert_cmpstr (at, ==, rgb ? "96,64,32" : "70");
+    g_free (at);
+    gst_buffer_unref (b);
+    run_stop (&r);
+  }
+}
+
+/* A buffer of dma-buf memories (memfds) of @sizes (0 ends the list) */
+static GstBuffer *
+dmabuf_memories (GstAllocator * alloc, const gsize * sizes, guint64 n)
+{
+  GstBuffer *b = gst_buffer_new ();
+
+  for (; *sizes; sizes++) {
+    int fd = memfd_create ("fdif-gst-plane", MFD_CLOEXEC);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, (off_t) * sizes), ==, 0);
+    gst_buffer_append_memory (b, gst_dmabuf_allocator_alloc (alloc, fd, *sizes));
+  }
+  GST_BUFFER_PTS (b) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  return b;
+}
+
+/*
+ * NV12 from a multi-planar camera driver (NV12M): the luma plane and the
+ * chroma plane each a dma-buf of its own, a video meta saying where each
+ * plane is. The luma plane's dma-buf is imported, at the plane's offset
+ * in it; a plane 0 that is not in the first memory too. A luma plane
+ * split over two memories cannot be read by the device: copied.
+ */
+static void
+test_mock_nv12m (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, 320 * 240 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 320, 320 };
+  const gsize two[] = { 320 * 240, 320 * 120, 0 };
+  const gsize header[] = { 64, 320 * 240, 320 * 120, 0 };
+  const gsize split[] = { 320 * 120, 320 * 120 + 320 * 120, 0 };
+  struct drm_fdif_job j;
+  gboolean live, imported;
+  GstMessage *msg;
+  GstBuffer *b;
+  struct run r;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start_fmt (&r, "NV12", 320, 240, "display=false");
+  /* luma, chroma */
+  b = dmabuf_memories (alloc, two, 0);
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_NV12,
+      320, 240, 2, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 0);
+  g_assert_cmpuint (j.picture.planes[0].stride, ==, 320);
+  /* a header memory first, the luma 64 bytes into the buffer: in memory 1, at 0 */
+  b = dmabuf_memories (alloc, header, 1);
+  offset[0] = 64;
+  offset[1] = 64 + 320 * 240;
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_NV12,
+      320, 240, 2, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 0);
+  /* the luma's memory 32 bytes into its dma-buf: the job at 32 */
+  b = gst_buffer_new ();
+  for (i = 0; i < 2; i++) {
+    int fd = memfd_create ("fdif-gst-plane", MFD_CLOEXEC);
+    gsize size = i ? 320 * 120 : 32 + 320 * 240;
+    GstMemory *mem;
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, (off_t) size), ==, 0);
+    mem = gst_dmabuf_allocator_alloc (alloc, fd, size);
+    if (!i)
+      gst_memory_resize (mem, 32, 320 * 240);
+    gst_buffer_append_memory (b, mem);
+  }
+  GST_BUFFER_PTS (b) = 2 * GST_SECOND / 30;
+  GST_BUFFER_DURATION (b) = GST_SECOND / 30;
+  offset[0] = 0;
+  offset[1] = 320 * 240;
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_NV12,
+      320, 240, 2, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_true (imported);
+  g_assert_cmpuint (j.picture.planes[0].offset, ==, 32);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 3);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 0);
+  for (i = 0; i < 3; i++) {
+    check_face (next_faces (&r, &msg, i * GST_SECOND / 30), 0, 140, 100, 40, 40);
+    gst_message_unref (msg);
+  }
+  run_stop (&r);
+
+  run_start_fmt (&r, "NV12", 320, 240, "display=false");
+  b = dmabuf_memories (alloc, split, 3);
+  offset[0] = 0;
+  offset[1] = 320 * 240;
+  gst_buffer_add_video_meta_full (b, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_NV12,
+      320, 240, 2, offset, stride);
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  j = mk_last_job ();
+  mk_bo_state (j.picture.planes[0].handle, &live, &imported);
+  g_assert_false (imported);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 0);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  check_face (next_faces (&r, &msg, 3 * GST_SECOND / 30), 0, 140, 100, 40, 40);
+  gst_message_unref (msg);
+  run_stop (&r);
+  gst_object_unref (alloc);
+}
+
+/* The file descriptor limit while a test runs out of descriptors */
+static struct rlimit fd_limit;
+static gint fd_limit_lowered;
+
+/*
+ * The element's log: when it says an import failed, the descriptors are
+ * given back (before the frame's jobs, whose fences need them, are
+ * submitted)
+ */
+static void
+import_failed_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  const gchar *text;
+
+  if (!g_str_equal (gst_debug_category_get_name (cat), "fdiffacedetect"))
+    return;
+  text = gst_debug_message_get (message);
+  if (text && strstr (text, "cannot be imported") && g_atomic_int_get (&fd_limit_lowered)) {
+    g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &fd_limit), ==, 0);
+    g_atomic_int_set (&fd_limit_lowered, 0);
+    g_atomic_int_inc ((gint *) data);
+  }
+}
+
+/*
+ * An import that fails for want of a file descriptor (EMFILE: the
+ * library duplicates the dma-buf's) is not the dma-buf's fault: that
+ * frame is copied, and the same dma-buf's next frame is imported.
+ */
+static void
+test_mock_import_transient (void)
+{
+  GstAllocator *alloc = gst_dmabuf_allocator_new ();
+  struct rlimit low;
+  GstDebugLevel old;
+  GstBuffer *keep, *b;
+  struct run r;
+  gint failed = 0;
+  int fd;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "display=false");
+  keep = dmabuf_buffer (alloc, 320 * 240, 0);
+  old = category_at_least ("fdiffacedetect", GST_LEVEL_INFO);
+  gst_debug_add_log_function (import_failed_log, &failed, NULL);
+  /* no descriptor free below the limit */
+  fd = fcntl (0, F_DUPFD_CLOEXEC, 0);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &fd_limit), ==, 0);
+  low = fd_limit;
+  low.rlim_cur = (rlim_t) fd;
+  g_atomic_int_set (&fd_limit_lowered, 1);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &low), ==, 0);
+  g_assert_cmpint (gst_harness_push (r.h, gst_buffer_ref (keep)), ==, GST_FLOW_OK);
+  if (g_atomic_int_get (&fd_limit_lowered))
+    g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &fd_limit), ==, 0);
+  gst_debug_remove_log_function (import_failed_log);
+  category_restore ("fdiffacedetect", old);
+  g_assert_cmpint (failed, ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 0);
+  /* the same dma-buf again, descriptors to spare: imported */
+  b = gst_buffer_copy (keep);
+  GST_BUFFER_PTS (b) = GST_SECOND / 30;
+  g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (counter (&r, "frames-copied"), ==, 1);
+  g_assert_cmpuint (counter (&r, "frames-imported"), ==, 1);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 2);
+  g_assert_null (gst_bus_pop_filtered (r.bus, GST_MESSAGE_ERROR));
+  run_stop (&r);
+  gst_buffer_unref (keep);
+  gst_object_unref (alloc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2438,5 +2768,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/segment", test_mock_segment);
   g_test_add_func ("/fdiffacedetect/mock/face-fields", test_mock_face_fields);
   g_test_add_func ("/fdiffacedetect/mock/clamped", test_mock_clamped);
+  g_test_add_func ("/fdiffacedetect/mock/color-formats", test_mock_color_formats);
+  g_test_add_func ("/fdiffacedetect/mock/nv12m", test_mock_nv12m);
+  g_test_add_func ("/fdiffacedetect/mock/import-transient", test_mock_import_transient);
   return g_test_run ();
 }

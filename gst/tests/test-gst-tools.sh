@@ -48,6 +48,8 @@ ok "a sink pad template" has "SINK template: 'sink'"
 ok "a src pad template" has "SRC template: 'src'"
 ok "GRAY8 caps" has "format: .*GRAY8"
 ok "NV12 caps (its luma plane)" has "format: .*NV12"
+ok "RGB caps (facedetect's)" has "format: .*(string)RGB,"
+ok "YUY2 caps (a USB camera's)" has "format: .*YUY2"
 for p in display min-size-width min-size-height updates threshold directions device \
 	frames-imported frames-copied; do
 	ok "property $p" has "^  $p  *:"
@@ -71,6 +73,18 @@ ok "videotestsrc, fakesink, filesink (exit $?; apt-get install gstreamer1.0-plug
 	ok "5 facedetect messages" [ "$(grep -c '(element): facedetect, timestamp=' "$tmp/out")" -eq 5 ]
 	ok "the face mapped to 640x480" [ "$(grep -cF 'x\=\(uint\)280\,\ y\=\(uint\)200\,\ width\=\(uint\)80\,\ height\=\(uint\)80\,' "$tmp/out")" -eq 5 ]
 	ok "copied, logged per frame" [ "$(grep -c 'submit_frame.*: copy, 1 job' "$tmp/err")" -eq 5 ]
+
+	# facedetect's RGB and a USB camera's YUY2, the same format on both
+	# sides: linked, each frame copied as grey, the face mapped back
+	for f in RGB YUY2 BGRx; do
+		FDIF_MOCK_DEVICE=$tmp/accel0 FDIF_MOCK_FACES='160,120,40,900' LD_PRELOAD=$mock \
+			gst-launch-1.0 -m videotestsrc num-buffers=2 ! \
+			video/x-raw,format=$f,width=640,height=480 ! \
+			fdiffacedetect device="$tmp/accel0" ! video/x-raw,format=$f ! \
+			fakesink > "$tmp/out" 2> "$tmp/err"
+		ok "$f in and out: gst-launch-1.0 links and runs (exit $?)" [ $? -eq 0 ]
+		ok "$f: 2 messages with the face at 280,200 80x80" [ "$(grep -cF 'x\=\(uint\)280\,\ y\=\(uint\)200\,\ width\=\(uint\)80\,\ height\=\(uint\)80\,' "$tmp/out")" -eq 2 ]
+	done
 
 	gst-launch-1.0 videotestsrc num-buffers=1 ! video/x-raw,format=GRAY8 ! \
 		fdiffacedetect device=/nonexistent/accel0 ! fakesink > "$tmp/out" 2> "$tmp/err"
