@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Devices, buffer objects and jobs over libdrm and the fdif uAPI.
+ * Devices, buffer objects and jobs over libdrm and the fdif uAPI: what
+ * the DRM core does (the driver's name, PRIME, syncobjs, GEM_CLOSE) goes
+ * through libdrm's own helpers; raw ioctls (drmIoctl()) are only the
+ * fdif uAPI's own.
  *
  * What the device takes is asked once, at open, with DRM_IOCTL_FDIF_QUERY
  * and kept in the device (struct fdif_caps, every format's limits, each
@@ -99,6 +102,12 @@ struct fdif_device {
 static int xioctl(int fd, unsigned long req, void *arg)
 {
 	return drmIoctl(fd, req, arg) ? -errno : 0;
+}
+
+/* libdrm's helpers that return drmIoctl()'s -1 and errno, as -errno */
+static int drm_err(int ret)
+{
+	return ret ? -errno : 0;
 }
 
 static int check_driver(int fd)
@@ -527,9 +536,7 @@ int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps)
 
 static void gem_close(struct fdif_device *dev, uint32_t handle)
 {
-	struct drm_gem_close c = { .handle = handle };
-
-	xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+	drmCloseBufferHandle(dev->fd, handle);
 }
 
 /* A new BO for @handle in the table, one reference; under dev->lock. */
@@ -724,7 +731,6 @@ static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 
 static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 {
-	struct drm_syncobj_create sc = { 0 };
 	struct fdif_job *job;
 	int ret;
 
@@ -737,12 +743,11 @@ static int job_new(struct fdif_device *dev, struct fdif_job **jobp)
 	job->fence_fd = -1;
 	ret = job_bos(dev, job);
 	if (!ret)
-		ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+		ret = drm_err(drmSyncobjCreate(dev->fd, 0, &job->syncobj));
 	if (ret) {
 		fdif_job_free(job);
 		return ret;
 	}
-	job->syncobj = sc.handle;
 	*jobp = job;
 	return 0;
 }
@@ -1057,26 +1062,19 @@ static uint32_t take_bits(uint32_t *mask, uint32_t max)
  */
 static int sync_file_syncobj(struct fdif_device *dev, int fence_fd, uint32_t *handle)
 {
-	struct drm_syncobj_create sc = { 0 };
-	struct drm_syncobj_handle h = {
-		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-		.fd = fence_fd,
-	};
-	struct drm_syncobj_destroy d = { 0 };
+	uint32_t h;
 	int ret;
 
 	*handle = 0;
-	ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc);
+	ret = drm_err(drmSyncobjCreate(dev->fd, 0, &h));
 	if (ret)
 		return ret;
-	h.handle = sc.handle;
-	ret = xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &h);
+	ret = drm_err(drmSyncobjImportSyncFile(dev->fd, h, fence_fd));
 	if (ret) {
-		d.handle = sc.handle;
-		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+		drmSyncobjDestroy(dev->fd, h);
 		return ret;
 	}
-	*handle = sc.handle;
+	*handle = h;
 	return 0;
 }
 
@@ -1183,11 +1181,8 @@ static int submit_requests(struct fdif_device *dev, const struct fdif_request *r
 		ret = xioctl(dev->fd, DRM_IOCTL_FDIF_SUBMIT, &s);
 	}
 	/* the kernel has the sync_files' fences (or failed): their syncobjs go */
-	for (i = 0; i < ntemp; i++) {
-		struct drm_syncobj_destroy d = { .handle = temp[i] };
-
-		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
-	}
+	for (i = 0; i < ntemp; i++)
+		drmSyncobjDestroy(dev->fd, temp[i]);
 	if (!ret) {
 		/* the kernel wrote each job's seqno and fence fd back */
 		for (i = 0; i < n; i++) {
@@ -1300,16 +1295,13 @@ static int64_t deadline(int64_t timeout_ns)
 
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns)
 {
-	struct drm_syncobj_wait w = {
-		.handles = (uintptr_t)&job->syncobj,
-		.count_handles = 1,
-		/* absolute: drmIoctl()'s restart after a signal keeps it */
-		.timeout_nsec = deadline(timeout_ns),
-	};
-
 	if (!job->seqno)
 		return -EINVAL;
-	return xioctl(job->dev->fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+	/*
+	 * absolute: drmIoctl()'s restart after a signal keeps it; libdrm's
+	 * helper returns -errno itself (-ETIME when it is not done)
+	 */
+	return drmSyncobjWait(job->dev->fd, &job->syncobj, 1, deadline(timeout_ns), 0, NULL);
 }
 
 /* One object, whatever its size, as a face; fields it lacks stay 0. */
@@ -1404,11 +1396,8 @@ void fdif_job_free(struct fdif_job *job)
 	}
 	if (job->fence_fd >= 0)
 		close(job->fence_fd);
-	if (job->syncobj) {
-		struct drm_syncobj_destroy d = { .handle = job->syncobj };
-
-		xioctl(dev->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
-	}
+	if (job->syncobj)
+		drmSyncobjDestroy(dev->fd, job->syncobj);
 	free(job);
 	dev_put(dev);
 }

@@ -3,8 +3,11 @@
  * The fake fdif kernel (mock-kernel.h): it keeps its BOs in the file k.fd
  * (the "device" the library opens and mmap()s) and writes k.faces into
  * a job's result when the job is submitted. One lock (mock_lock)
- * serialises its ioctls, as the driver's locks do.
+ * serialises its ioctls, as the driver's locks do. It also counts where
+ * the DRM core's ioctls come from (k.by_libdrm, k.core_raw): the library
+ * makes them through libdrm's helpers, not as raw ioctls.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -430,12 +433,49 @@ static int fake_ioctl(unsigned long req, void *arg)
 	}
 }
 
+/* The DRM core's ioctls the library uses: their k.by_libdrm[] index, or -1. */
+static int core_ioctl(unsigned long request)
+{
+	switch (request) {
+	case DRM_IOCTL_SYNCOBJ_CREATE:
+		return MOCK_SYNCOBJ_CREATE;
+	case DRM_IOCTL_SYNCOBJ_DESTROY:
+		return MOCK_SYNCOBJ_DESTROY;
+	case DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE:
+		return MOCK_SYNCOBJ_FD_TO_HANDLE;
+	case DRM_IOCTL_SYNCOBJ_WAIT:
+		return MOCK_SYNCOBJ_WAIT;
+	case DRM_IOCTL_GEM_CLOSE:
+		return MOCK_GEM_CLOSE;
+	default:
+		return -1;
+	}
+}
+
+/* Is @addr (a return address) in libdrm's code? */
+static int in_libdrm(const void *addr)
+{
+	Dl_info info;
+	const char *base;
+
+	if (!dladdr(addr, &info) || !info.dli_fname)
+		return 0;
+	base = strrchr(info.dli_fname, '/');
+	return !strncmp(base ? base + 1 : info.dli_fname, "libdrm.so", 9);
+}
+
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
+	int core = core_ioctl(request);
+	int libdrm = core >= 0 && in_libdrm(__builtin_return_address(0));
 	int64_t nap = 0;
 	int ret;
 
 	pthread_mutex_lock(&mock_lock);
+	if (core >= 0 && libdrm)
+		k.by_libdrm[core]++;
+	else if (core >= 0)
+		k.core_raw++;
 	ret = fake_ioctl(request, arg);
 	if (request == DRM_IOCTL_SYNCOBJ_WAIT && ret == -ETIME && k.wait_sleep_ms) {
 		int64_t left = (int64_t)((struct drm_syncobj_wait *)arg)->timeout_nsec - now_ns();

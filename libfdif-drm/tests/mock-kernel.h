@@ -4,7 +4,10 @@
  * drmGetVersion() and drmPrimeFDToHandle() answering as the fdif uAPI's
  * contract says the OMAP4 generation does. Linked into the device tests
  * (test-device-mock.c) in place of libdrm's, and preloaded under
- * fdif-detect (mock-preload.c) so the CLI runs on a host.
+ * fdif-detect (mock-preload.c) so the CLI runs on a host. libdrm's other
+ * helpers (drmSyncobj*(), drmCloseBufferHandle()) are libdrm's own in
+ * both: they call drmIoctl() through libdrm's PLT, so this one serves
+ * them.
  */
 #ifndef FDIF_MOCK_KERNEL_H
 #define FDIF_MOCK_KERNEL_H
@@ -18,6 +21,12 @@
 #define PAGE		4096
 #define MAX_BOS		256
 #define RESULT_SIZE(hs, os)	((hs) + 35 * (os))
+
+/* the DRM core's ioctls the library uses, counted in k.by_libdrm[] */
+enum {
+	MOCK_SYNCOBJ_CREATE, MOCK_SYNCOBJ_DESTROY, MOCK_SYNCOBJ_FD_TO_HANDLE,
+	MOCK_SYNCOBJ_WAIT, MOCK_GEM_CLOSE, MOCK_CORE_IOCTLS
+};
 
 struct fake_face {
 	int cx, cy;
@@ -81,6 +90,16 @@ struct mock_kernel {
 	 * only the last submission's (k.jobs). NULL: none.
 	 */
 	void (*submitted)(const struct drm_fdif_job *jobs, unsigned int count);
+	/*
+	 * The DRM core's ioctls (syncobjs, GEM_CLOSE) the fake kernel served,
+	 * by where drmIoctl() was called from: libdrm's own helpers
+	 * (drmSyncobjCreate(), drmCloseBufferHandle()...), which reach this
+	 * drmIoctl() through libdrm's PLT, or anywhere else (a raw ioctl of
+	 * the library's). by_libdrm[] counts each of SYNCOBJ_CREATE,
+	 * SYNCOBJ_DESTROY, SYNCOBJ_FD_TO_HANDLE, SYNCOBJ_WAIT and GEM_CLOSE.
+	 */
+	unsigned int core_raw;
+	unsigned int by_libdrm[MOCK_CORE_IOCTLS];
 };
 
 extern struct mock_kernel k;

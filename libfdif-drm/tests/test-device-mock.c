@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host tests of libfdif-drm's device path against a fake kernel: the
- * library's sources are linked with this file's drmIoctl(), drmGetVersion()
- * and drmPrimeFDToHandle() in place of libdrm's. The fake answers the
+ * library's sources are linked with libdrm and with the fake's drmIoctl(),
+ * drmGetVersion() and drmPrimeFDToHandle() (mock-kernel.c) in place of
+ * libdrm's; libdrm's other helpers stay its own and reach the fake
+ * drmIoctl() through libdrm's PLT. The fake answers the
  * queries as the fdif uAPI's contract says the OMAP4 generation does (or,
  * with "extra", as a later kernel whose answers, entries, result header and
  * objects have grown at the end), keeps its BOs in a temporary file that
@@ -803,6 +805,58 @@ static void test_request_in_fences(void)
 }
 
 /*
+ * The DRM core's objects are made, waited for and closed through libdrm's
+ * own helpers (drmSyncobjCreate(), drmSyncobjImportSyncFile(),
+ * drmSyncobjWait(), drmSyncobjDestroy(), drmCloseBufferHandle()), with
+ * their return conventions (drmSyncobjWait() -errno, the others -1 and
+ * errno): the fake kernel sees every such ioctl come from libdrm, none
+ * from the library itself. Before, all five were raw ioctls.
+ */
+static void test_libdrm_helpers(void)
+{
+	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_job *job;
+	struct fdif_device *dev;
+	struct fdif_request r;
+	struct fdif_bo *bo;
+	unsigned int n;
+	int fd;
+
+	fake_reset();
+	k.v2 = 1;
+	dev = open_fake();
+	g_assert_cmpint(fdif_bo_create(dev, 640 * 480, &bo), ==, 0);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	grey_request(&r, bo, 0, 640, 480, 0);
+	r.in_fence_fds = &fd;
+	r.num_in_fence_fds = 1;
+	/* not done: drmSyncobjWait()'s -ETIME, fdif_job_result()'s -EBUSY */
+	k.busy = 1;
+	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, 0);
+	g_assert_cmpuint(fdif_job_syncobj(job), !=, 0);
+	g_assert_cmpint(fdif_job_wait(job, 0), ==, -ETIME);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	k.busy = 0;
+	write_result(&k.jobs[0], k.jobs[0].seqno);
+	g_assert_cmpint(fdif_job_wait(job, 1000000000), ==, 0);
+	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	fdif_job_free(job);
+	fdif_bo_free(bo);
+	fdif_close(dev);
+	close(fd);
+	g_assert_cmpuint(k.core_raw, ==, 0);
+	/* the job's syncobj and the sync_file's temporary one */
+	g_assert_cmpuint(k.by_libdrm[MOCK_SYNCOBJ_CREATE], ==, 2);
+	g_assert_cmpuint(k.by_libdrm[MOCK_SYNCOBJ_FD_TO_HANDLE], ==, 1);
+	g_assert_cmpuint(k.by_libdrm[MOCK_SYNCOBJ_DESTROY], ==, 2);
+	g_assert_cmpuint(k.by_libdrm[MOCK_SYNCOBJ_WAIT], >=, 3);
+	/* the picture, the job's work area and result, all closed */
+	g_assert_cmpuint(k.by_libdrm[MOCK_GEM_CLOSE], ==, 3);
+	for (n = 0; n < MAX_BOS; n++)
+		g_assert_false(k.bo[n].live);
+}
+
+/*
  * Several pictures in one batch, each with its own picture and params: one
  * submission, the jobs in request order; all or nothing, at most
  * max_jobs jobs; requests longer than the library knows are read by their
@@ -1485,6 +1539,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/request-directions", test_request_directions);
 	g_test_add_func("/libfdif/device/detect-image-v2", test_detect_image_v2);
 	g_test_add_func("/libfdif/device/request-in-fences", test_request_in_fences);
+	g_test_add_func("/libfdif/device/libdrm-helpers", test_libdrm_helpers);
 	g_test_add_func("/libfdif/device/request-batch", test_request_batch);
 	g_test_add_func("/libfdif/device/roi-one-meaning", test_roi_one_meaning);
 	g_test_add_func("/libfdif/device/import-map", test_import_map);
