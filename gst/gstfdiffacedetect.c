@@ -50,10 +50,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
 #define STOP_TIMEOUT_MS		3000
 #define MAX_IMPORTS		16	/* dma-bufs kept imported, the most recently used */
 
+/* facedetect's defaults (gst-plugins-bad 1.22), and the FDIF's own */
 #define DEFAULT_DISPLAY		TRUE
-#define DEFAULT_MIN_SIZE	0	/* the device's smallest face */
+#define DEFAULT_MIN_SIZE	30
 #define DEFAULT_UPDATES		GST_FDIF_FACE_DETECT_UPDATES_EVERY_FRAME
-#define DEFAULT_THRESHOLD	-1	/* the device's recommended one */
+#define DEFAULT_SCALE_FACTOR	1.25
+#define DEFAULT_MIN_NEIGHBORS	3
+#define DEFAULT_FLAGS		GST_FDIF_FACE_DETECT_FLAG_DO_CANNY_PRUNING
+#define DEFAULT_MIN_STDDEV	0
+#define DEFAULT_THRESHOLD	-1	/* min-neighbors', or the device's recommended one */
 #define DEFAULT_DIRECTIONS	GST_FDIF_DIRECTION_UP
 #define MAX_THRESHOLD		9	/* the OMAP4's largest; a device's own is checked at start */
 
@@ -68,6 +73,32 @@ enum {
   PROP_DEVICE,
   PROP_FRAMES_IMPORTED,
   PROP_FRAMES_COPIED,
+  PROP_FACE_PROFILE,
+  PROP_NOSE_PROFILE,
+  PROP_MOUTH_PROFILE,
+  PROP_EYES_PROFILE,
+  PROP_SCALE_FACTOR,
+  PROP_MIN_NEIGHBORS,
+  PROP_FLAGS,
+  PROP_MIN_STDDEV,
+};
+
+/* facedetect's cascade files: accepted, not used (the FDIF has its own model) */
+#define N_PROFILES 4
+
+/*
+ * What a frame is detected with: the properties, read once per frame under
+ * the object lock (a change while playing takes effect at the next frame)
+ */
+struct settings {
+  gboolean display;
+  gint min_w, min_h;		/* facedetect's minimum size, in frame (input) pixels */
+  GstFdifFaceDetectUpdates updates;
+  gint threshold;
+  gint min_neighbors;
+  gboolean min_neighbors_set;
+  guint directions;
+  gint min_stddev;
 };
 
 /*
@@ -100,7 +131,7 @@ struct inflight {
   struct fdif_job *jobs[3];
   unsigned int njobs;
   struct fdif_frame_map map;
-  guint min_w, min_h;		/* the minimum size asked for, in frame (input) pixels */
+  struct settings set;
 };
 
 struct _GstFdifFaceDetect {
@@ -113,6 +144,12 @@ struct _GstFdifFaceDetect {
   gint threshold;
   guint directions;
   gchar *device;
+  gchar *profiles[N_PROFILES];	/* face, nose, mouth, eyes: ignored */
+  gdouble scale_factor;		/* ignored */
+  guint flags;			/* ignored */
+  gint min_neighbors;
+  gboolean min_neighbors_set;	/* set: the threshold from it (unless threshold is) */
+  gint min_stddev;
   guint64 frames_imported, frames_copied;
   GstClockTime latency;		/* what the frames held add (set_caps) */
 
@@ -135,6 +172,7 @@ struct _GstFdifFaceDetect {
   GQueue inflight;		/* struct inflight *, oldest first */
   GSList *free_bos;		/* copy BOs no job reads */
   struct imports *imports;	/* the dma-bufs imported */
+  gboolean dropped;		/* QoS dropped a frame: the next one is DISCONT */
   guint8 *grey;			/* an RGB or packed YUV frame's grey, copied */
   gsize grey_size;
   gboolean face_detected;
@@ -209,7 +247,27 @@ gst_fdif_directions_get_type (void)
   return type;
 }
 
+static GType
+gst_fdif_face_detect_flags_get_type (void)
+{
+  static GType type;
+  static const GFlagsValue values[] = {
+    {GST_FDIF_FACE_DETECT_FLAG_DO_CANNY_PRUNING,
+        "Do Canny edge detection to discard some regions (facedetect's; ignored)",
+        "do-canny-pruning"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_flags_register_static ("GstFdifFaceDetectFlags", values));
+  return type;
+}
+
 /* Properties */
+
+static const char *const profile_names[N_PROFILES] = {
+  "profile", "nose-profile", "mouth-profile", "eyes-profile",
+};
 
 static void
 gst_fdif_face_detect_set_property (GObject * object, guint prop_id,
@@ -241,6 +299,30 @@ gst_fdif_face_detect_set_property (GObject * object, guint prop_id,
       /* used at start: a change takes effect at the next READY->PAUSED */
       g_free (self->device);
       self->device = g_value_dup_string (value);
+      break;
+    case PROP_FACE_PROFILE:
+    case PROP_NOSE_PROFILE:
+    case PROP_MOUTH_PROFILE:
+    case PROP_EYES_PROFILE:
+      g_free (self->profiles[prop_id - PROP_FACE_PROFILE]);
+      self->profiles[prop_id - PROP_FACE_PROFILE] = g_value_dup_string (value);
+      GST_WARNING_OBJECT (self, "%s is ignored: the FDIF finds faces with its own model, "
+          "and no nose, mouth or eyes", pspec->name);
+      break;
+    case PROP_SCALE_FACTOR:
+      self->scale_factor = g_value_get_double (value);
+      GST_WARNING_OBJECT (self, "scale-factor is ignored: the FDIF scans its own scales");
+      break;
+    case PROP_FLAGS:
+      self->flags = g_value_get_flags (value);
+      GST_WARNING_OBJECT (self, "flags is ignored: the FDIF has no Canny pruning");
+      break;
+    case PROP_MIN_NEIGHBORS:
+      self->min_neighbors = g_value_get_int (value);
+      self->min_neighbors_set = TRUE;
+      break;
+    case PROP_MIN_STDDEV:
+      self->min_stddev = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -283,6 +365,24 @@ gst_fdif_face_detect_get_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_COPIED:
       g_value_set_uint64 (value, self->frames_copied);
+      break;
+    case PROP_FACE_PROFILE:
+    case PROP_NOSE_PROFILE:
+    case PROP_MOUTH_PROFILE:
+    case PROP_EYES_PROFILE:
+      g_value_set_string (value, self->profiles[prop_id - PROP_FACE_PROFILE]);
+      break;
+    case PROP_SCALE_FACTOR:
+      g_value_set_double (value, self->scale_factor);
+      break;
+    case PROP_FLAGS:
+      g_value_set_flags (value, self->flags);
+      break;
+    case PROP_MIN_NEIGHBORS:
+      g_value_set_int (value, self->min_neighbors);
+      break;
+    case PROP_MIN_STDDEV:
+      g_value_set_int (value, self->min_stddev);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -452,6 +552,7 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
   g_queue_init (&self->inflight);
   self->imports = imports_new ();
   self->face_detected = FALSE;
+  self->dropped = FALSE;
   g_free (path);
   return TRUE;
 
@@ -860,7 +961,91 @@ device_min_size (const struct fdif_caps *c, double min)
   return best;			/* 0: the device's smallest */
 }
 
-/* Queues @buf's jobs; takes @buf. */
+/* The properties a frame is detected with, read at once under the object lock */
+static void
+read_settings (GstFdifFaceDetect * self, struct settings *set)
+{
+  GST_OBJECT_LOCK (self);
+  set->display = self->display;
+  set->min_w = self->min_size_width;
+  set->min_h = self->min_size_height;
+  set->updates = self->updates;
+  set->threshold = self->threshold;
+  set->min_neighbors = self->min_neighbors;
+  set->min_neighbors_set = self->min_neighbors_set;
+  set->directions = self->directions;
+  set->min_stddev = self->min_stddev;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/*
+ * The device's likelihood threshold (LHIT) for @set: threshold, if set
+ * (the device's largest at most); else facedetect's min-neighbors, if set:
+ * the smallest LHIT whose neighbours in the FDIF's model,
+ * (3 LHIT + 2) / 5 (docs/detector.md), are at least min-neighbors, the
+ * device's largest at most; else the device's recommended one.
+ */
+static unsigned int
+device_lhit (GstFdifFaceDetect * self, const struct settings *set)
+{
+  unsigned int lhit;
+
+  if (set->threshold >= 0) {
+    if ((guint) set->threshold <= self->caps.max_lhit)
+      return (unsigned int) set->threshold;
+    GST_WARNING_OBJECT (self, "threshold %d is above the device's largest, %u: %u taken",
+        set->threshold, self->caps.max_lhit, self->caps.max_lhit);
+    return self->caps.max_lhit;
+  }
+  if (!set->min_neighbors_set)
+    return FDIF_LHIT_DEFAULT;
+  for (lhit = 0; lhit < self->caps.max_lhit; lhit++)
+    if ((gint) ((3 * lhit + 2) / 5) >= set->min_neighbors)
+      break;
+  return lhit;
+}
+
+/*
+ * facedetect's min-stddev: whether the frame's grey has a standard
+ * deviation below @min (facedetect then does not detect). Read on the CPU,
+ * also an imported frame's, only when min-stddev is set.
+ */
+static gboolean
+below_stddev (GstFdifFaceDetect * self, GstBuffer * buf, gint min)
+{
+  GstVideoFrame vf;
+  const guint8 *row;
+  guint64 sum = 0, sumsq = 0;
+  guint x, y, width, height;
+  gint stride;
+  gdouble n, mean, var;
+
+  if (min <= 0 || !map_frame (self, buf, &vf))
+    return FALSE;		/* a frame that cannot be read fails in the copy */
+  width = GST_VIDEO_FRAME_WIDTH (&vf);
+  height = GST_VIDEO_FRAME_HEIGHT (&vf);
+  if (luma_plane (&self->info)) {
+    row = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
+    stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+  } else {
+    row = grey_of (self, &vf);
+    stride = (gint) width;
+  }
+  for (y = 0; y < height; y++, row += stride)
+    for (x = 0; x < width; x++) {
+      sum += row[x];
+      sumsq += (guint) row[x] * row[x];
+    }
+  gst_video_frame_unmap (&vf);
+  n = (gdouble) width * height;
+  mean = sum / n;
+  var = sumsq / n - mean * mean;
+  GST_LOG_OBJECT (self, "grey variance %.2f, min-stddev %d (squared %d)", var, min,
+      min * min);
+  return var < (gdouble) min * min;
+}
+
+/* Queues @buf's jobs (none if it is not to be detected); takes @buf. */
 static GstFlowReturn
 submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 {
@@ -869,23 +1054,23 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
   struct fdif_bo *bo;
   uint32_t offset = 0;
   guint directions, i;
-  gint threshold, min_w, min_h;
+  unsigned int lhit;
   const char *path;
   int ret;
 
-  GST_OBJECT_LOCK (self);
-  directions = self->directions & self->caps.directions;
-  threshold = self->threshold;
-  min_w = self->min_size_width;
-  min_h = self->min_size_height;
-  GST_OBJECT_UNLOCK (self);
-
+  read_settings (self, &fl->set);
+  directions = fl->set.directions & self->caps.directions;
   fl->buf = buf;
-  fl->min_w = min_w;
-  fl->min_h = min_h;
+  fl->map = (struct fdif_frame_map) { 1.0, 0.0, 0.0 };
+  if (below_stddev (self, buf, fl->set.min_stddev)) {
+    /* facedetect's: no detection, reported as a frame without a face */
+    GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT ": below min-stddev %d, not detected",
+        GST_TIME_ARGS (GST_BUFFER_PTS (buf)), fl->set.min_stddev);
+    g_queue_push_tail (&self->inflight, fl);
+    return GST_FLOW_OK;
+  }
   bo = import_frame (self, buf, &offset);
   if (bo) {
-    fl->map = (struct fdif_frame_map) { 1.0, 0.0, 0.0 };
     path = "import";
   } else {
     bo = fl->copy_bo = copy_frame (self, buf, &fl->map);
@@ -897,20 +1082,21 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     return GST_FLOW_ERROR;
   }
 
+  lhit = device_lhit (self, &fl->set);
   for (i = FDIF_DIR_UP; i <= FDIF_DIR_LEFT; i++) {
     if (!(directions & (1u << i)))
       continue;
     fdif_params_init (&params[fl->njobs]);
     params[fl->njobs].direction = i;
     params[fl->njobs].min_size = device_min_size (&self->caps,
-        MAX (min_w, min_h) / fl->map.scale);
-    params[fl->njobs].lhit = threshold < 0 ? FDIF_LHIT_DEFAULT : (unsigned int) threshold;
+        MAX (fl->set.min_w, fl->set.min_h) / fl->map.scale);
+    params[fl->njobs].lhit = lhit;
     fl->njobs++;
   }
   if (!fl->njobs) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("The FDIF scans none of the directions asked for."),
-        ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
+        ("directions 0x%x, the device's 0x%x", fl->set.directions, self->caps.directions));
     inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
@@ -1069,10 +1255,9 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   guint max = self->caps.max_objects, width, height, n = 0, nout = 0, i;
   struct fdif_face *faces = g_new0 (struct fdif_face, (gsize) fl->njobs * max + 1);
   struct fdif_frame_map map;
-  guint min_w, min_h;
+  struct settings set;
   struct box *boxes;
-  GstFdifFaceDetectUpdates updates;
-  gboolean display, post;
+  gboolean post;
   GstBuffer *buf;
   int ret;
 
@@ -1105,15 +1290,9 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   if (fl->njobs > 1)
     n = fdif_merge_faces (faces, n);
 
-  GST_OBJECT_LOCK (self);
-  updates = self->updates;
-  display = self->display;
-  GST_OBJECT_UNLOCK (self);
-
   buf = gst_buffer_ref (fl->buf);
   map = fl->map;
-  min_w = fl->min_w;
-  min_h = fl->min_h;
+  set = fl->set;
   inflight_free (self, fl, 0);	/* its jobs are done, its BO can take the next frame */
   width = GST_VIDEO_INFO_WIDTH (&self->info);
   height = GST_VIDEO_INFO_HEIGHT (&self->info);
@@ -1122,14 +1301,15 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
     fdif_map_face (&map, &faces[i]);
     boxes[nout] = face_box (&faces[i], width, height);
     /* facedetect's minimum size is a lower bound on the box */
-    if (boxes[nout].w < min_w || boxes[nout].h < min_h || !boxes[nout].w ||
+    if (boxes[nout].w < (guint) set.min_w || boxes[nout].h < (guint) set.min_h ||
+        !boxes[nout].w ||
         !boxes[nout].h)
       continue;
     faces[nout++] = faces[i];
   }
   n = nout;
 
-  switch (updates) {
+  switch (set.updates) {
     case GST_FDIF_FACE_DETECT_UPDATES_ON_CHANGE:
       post = (n > 0) != self->face_detected;
       break;
@@ -1147,7 +1327,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
 
   if (n)
     buf = gst_buffer_make_writable (buf);	/* metas (and boxes) on it */
-  if (display)
+  if (set.display)
     draw_boxes (self, buf, boxes, n);
   for (i = 0; i < n; i++) {
     GstVideoRegionOfInterestMeta *meta =
@@ -1198,6 +1378,31 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
 }
 
 static GstFlowReturn drain (GstFdifFaceDetect * self);
+
+/*
+ * The base class's QoS (on, as facedetect's) drops a frame downstream
+ * said is late before it reaches the device; the frame after it is then
+ * DISCONT.
+ */
+static GstFlowReturn
+gst_fdif_face_detect_submit_input_buffer (GstBaseTransform * trans, gboolean is_discont,
+    GstBuffer * input)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans, is_discont,
+      input);
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
+    GST_DEBUG_OBJECT (self, "a late frame dropped (QoS)");
+    self->dropped = TRUE;
+  } else if (ret == GST_FLOW_OK && trans->queued_buf && self->dropped) {
+    trans->queued_buf = gst_buffer_make_writable (trans->queued_buf);
+    GST_BUFFER_FLAG_SET (trans->queued_buf, GST_BUFFER_FLAG_DISCONT);
+    self->dropped = FALSE;
+  }
+  return ret;
+}
 
 /*
  * The base class's chain gives each input buffer to submit_input_buffer
@@ -1278,6 +1483,7 @@ gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
       /* the held frames are stale: dropped, their jobs not waited for */
       discard_inflight (self, 0);
       self->face_detected = FALSE;
+      self->dropped = FALSE;
     }
     /* the waits stay cut short while stopping */
     set_flushing (self, FALSE);
@@ -1419,6 +1625,8 @@ gst_fdif_face_detect_finalize (GObject * object)
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (object);
 
   g_free (self->device);
+  for (guint i = 0; i < N_PROFILES; i++)
+    g_free (self->profiles[i]);
   if (self->poll)
     gst_poll_free (self->poll);
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -1431,7 +1639,20 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  /* taken at the next frame: changed while playing */
+  const GParamFlags rwp = rw | GST_PARAM_MUTABLE_PLAYING;
   const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+  static const char *const profile_blurbs[N_PROFILES] = {
+    "Location of Haar cascade file to use for face detection (facedetect's; "
+        "ignored: the FDIF has its own model)",
+    "Location of Haar cascade file to use for nose detection (facedetect's; ignored)",
+    "Location of Haar cascade file to use for mouth detection (facedetect's; ignored)",
+    "Location of Haar cascade file to use for eye-pair detection (facedetect's; ignored)",
+  };
+  static const char *const profile_nicks[N_PROFILES] = {
+    "Face profile", "Nose profile", "Mouth profile", "Eyes profile",
+  };
+  guint i;
 
   gobject_class->set_property = gst_fdif_face_detect_set_property;
   gobject_class->get_property = gst_fdif_face_detect_get_property;
@@ -1441,32 +1662,32 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   g_object_class_install_property (gobject_class, PROP_DISPLAY,
       g_param_spec_boolean ("display", "Display",
           "Sets whether the detected faces should be highlighted in the output",
-          DEFAULT_DISPLAY, rw));
+          DEFAULT_DISPLAY, rwp));
   g_object_class_install_property (gobject_class, PROP_MIN_SIZE_WIDTH,
       g_param_spec_int ("min-size-width", "Minimum face width",
           "Minimum area width to be recognized as a face (input pixels; "
-          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rw));
+          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rwp));
   g_object_class_install_property (gobject_class, PROP_MIN_SIZE_HEIGHT,
       g_param_spec_int ("min-size-height", "Minimum face height",
           "Minimum area height to be recognized as a face (input pixels; "
-          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rw));
+          "0: the device's smallest)", 0, G_MAXINT, DEFAULT_MIN_SIZE, rwp));
   g_object_class_install_property (gobject_class, PROP_UPDATES,
       g_param_spec_enum ("updates", "Updates",
           "When send update bus messages, if at all",
-          gst_fdif_face_detect_updates_get_type (), DEFAULT_UPDATES, rw));
+          gst_fdif_face_detect_updates_get_type (), DEFAULT_UPDATES, rwp));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_int ("threshold", "Threshold",
           "Likelihood threshold (the FDIF's LHIT), larger is stricter; "
-          "-1: the device's recommended one", -1, MAX_THRESHOLD,
-          DEFAULT_THRESHOLD, rw));
+          "-1: from min-neighbors if set, else the device's recommended one", -1,
+          MAX_THRESHOLD, DEFAULT_THRESHOLD, rwp));
   g_object_class_install_property (gobject_class, PROP_DIRECTIONS,
       g_param_spec_flags ("directions", "Directions",
           "Which way the faces to find look (one device job per direction and frame)",
-          gst_fdif_directions_get_type (), DEFAULT_DIRECTIONS, rw));
+          gst_fdif_directions_get_type (), DEFAULT_DIRECTIONS, rwp));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "The FDIF's accel node (NULL: the first FDIF in /dev/accel, or $FDIF_ACCEL_DIR)",
-          NULL, rw));
+          NULL, rw | GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_FRAMES_IMPORTED,
       g_param_spec_uint64 ("frames-imported", "Frames imported",
           "Frames the device read from their own dma-buf, without a copy (since start)",
@@ -1475,6 +1696,30 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
       g_param_spec_uint64 ("frames-copied", "Frames copied",
           "Frames copied (and scaled) into a device buffer (since start)",
           0, G_MAXUINT64, 0, ro));
+  for (i = 0; i < N_PROFILES; i++)
+    g_object_class_install_property (gobject_class, PROP_FACE_PROFILE + i,
+        g_param_spec_string (profile_names[i], profile_nicks[i], profile_blurbs[i], NULL,
+            rw));
+  g_object_class_install_property (gobject_class, PROP_SCALE_FACTOR,
+      g_param_spec_double ("scale-factor", "Scale factor",
+          "Factor by which the frame is scaled after each object scan (facedetect's; "
+          "ignored: the FDIF scans its own scales)", 1.1, 10.0, DEFAULT_SCALE_FACTOR, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_NEIGHBORS,
+      g_param_spec_int ("min-neighbors", "Minimum neighbors",
+          "Minimum number (minus 1) of neighbor rectangles that makes up an object: "
+          "the smallest threshold whose neighbors, (3 threshold + 2) / 5, are at least "
+          "this many (3: the device's 5), unless threshold is set", 0, G_MAXINT,
+          DEFAULT_MIN_NEIGHBORS, rwp));
+  g_object_class_install_property (gobject_class, PROP_FLAGS,
+      g_param_spec_flags ("flags", "Flags",
+          "Flags to cvHaarDetectObjects (facedetect's; ignored)",
+          gst_fdif_face_detect_flags_get_type (), DEFAULT_FLAGS, rw));
+  g_object_class_install_property (gobject_class, PROP_MIN_STDDEV,
+      g_param_spec_int ("min-stddev", "Minimum image standard deviation",
+          "Minimum image average standard deviation: on images with standard "
+          "deviation lesser than this value facedetection will not be performed "
+          "(their grey read on the CPU; 0: every frame detected)", 0, 255,
+          DEFAULT_MIN_STDDEV, rwp));
 
   gst_element_class_set_static_metadata (element_class,
       "FDIF face detection", "Filter/Analyzer/Video",
@@ -1492,11 +1737,14 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_fdif_face_detect_propose_allocation);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_generate_output);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_fdif_face_detect_submit_input_buffer);
   trans_class->transform_ip = GST_DEBUG_FUNCPTR (gst_fdif_face_detect_transform_ip);
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api (gst_fdif_face_detect_updates_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_fdif_directions_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_fdif_face_detect_flags_get_type (), 0);
 }
 
 static void
@@ -1507,8 +1755,14 @@ gst_fdif_face_detect_init (GstFdifFaceDetect * self)
   self->updates = DEFAULT_UPDATES;
   self->threshold = DEFAULT_THRESHOLD;
   self->directions = DEFAULT_DIRECTIONS;
+  self->scale_factor = DEFAULT_SCALE_FACTOR;
+  self->flags = DEFAULT_FLAGS;
+  self->min_neighbors = DEFAULT_MIN_NEIGHBORS;
+  self->min_stddev = DEFAULT_MIN_STDDEV;
   self->poll = gst_poll_new (TRUE);	/* NULL: no fd left, start() fails */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+  /* facedetect's (a GstVideoFilter): frames downstream reports late are dropped */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }
 
 static gboolean

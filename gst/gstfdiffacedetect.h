@@ -34,6 +34,11 @@ typedef enum {
   GST_FDIF_DIRECTION_LEFT = 1 << FDIF_DIR_LEFT,
 } GstFdifDirections;
 
+/* facedetect's "flags" (OpenCV's cascade flags), accepted and ignored */
+typedef enum {
+  GST_FDIF_FACE_DETECT_FLAG_DO_CANNY_PRUNING = 1 << 0,
+} GstFdifFaceDetectFlags;
+
 GST_ELEMENT_REGISTER_DECLARE (fdiffacedetect);
 
 G_END_DECLS

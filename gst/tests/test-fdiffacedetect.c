@@ -207,8 +207,8 @@ test_properties (void)
       "threshold", &threshold, "directions", &directions, "device", &device,
       "updates", &updates, "frames-imported", &imported, "frames-copied", &copied, NULL);
   g_assert_true (display);	/* facedetect's default */
-  g_assert_cmpint (msw, ==, 0);
-  g_assert_cmpint (msh, ==, 0);
+  g_assert_cmpint (msw, ==, 30);	/* facedetect's */
+  g_assert_cmpint (msh, ==, 30);
   g_assert_cmpint (threshold, ==, -1);
   g_assert_cmpuint (directions, ==, 1);	/* up */
   g_assert_null (device);
@@ -233,7 +233,7 @@ test_properties (void)
   g_object_get (e, "threshold", &threshold, "min-size-width", &msw, "directions",
       &directions, NULL);
   g_assert_cmpint (threshold, ==, 7);
-  g_assert_cmpint (msw, ==, 0);
+  g_assert_cmpint (msw, ==, 30);
   g_assert_cmpuint (directions, ==, 1);
 
   /* the counters are read-only */
@@ -245,6 +245,139 @@ test_properties (void)
   g_assert_nonnull (ps);
   g_assert_false (ps->flags & G_PARAM_WRITABLE);
   gst_object_unref (e);
+}
+
+static GstDebugLevel category_at_least (const gchar * name, GstDebugLevel level);
+static void category_restore (const gchar * name, GstDebugLevel level);
+
+/* A property's flags, which must be there */
+static GParamFlags
+prop_flags (GstElement * e, const char *name)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
+
+  if (!ps)
+    g_error ("no property %s", name);
+  return ps->flags;
+}
+
+/*
+ * facedetect's properties, with its types, ranges and defaults (gst-plugins-bad
+ * 1.22's gstfacedetect.cpp): the cascade profiles (strings: the FDIF has
+ * its own model, so none is named), scale-factor (double 1.1..10, 1.25),
+ * min-neighbors (int, 3), flags (do-canny-pruning), min-stddev (int
+ * 0..255, 0), min-size 30, and QoS on (facedetect is a GstVideoFilter).
+ * Those a playing pipeline may change say so (GST_PARAM_MUTABLE_PLAYING);
+ * the device is opened at start (GST_PARAM_MUTABLE_READY).
+ */
+static void
+test_facedetect_properties (void)
+{
+  GstElement *e = gst_element_factory_make ("fdiffacedetect", NULL);
+  static const char *const playing[] = { "display", "min-size-width", "min-size-height",
+    "updates", "threshold", "directions", "min-neighbors", "min-stddev",
+  };
+  static const char *const profiles[] = { "profile", "nose-profile", "mouth-profile",
+    "eyes-profile",
+  };
+  GParamSpecDouble *sf;
+  gint mn, ms;
+  guint flags, i;
+  gdouble scale;
+  gboolean qos;
+  gchar *str;
+
+  g_assert_nonnull (e);
+  g_object_get (e, "scale-factor", &scale, "min-neighbors", &mn, "flags", &flags,
+      "min-stddev", &ms, "qos", &qos, NULL);
+  g_assert_cmpfloat (scale, ==, 1.25);
+  g_assert_cmpint (mn, ==, 3);
+  g_assert_cmpuint (flags, ==, 1);	/* do-canny-pruning */
+  g_assert_cmpint (ms, ==, 0);
+  g_assert_true (qos);
+  sf = G_PARAM_SPEC_DOUBLE (g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+          "scale-factor"));
+  g_assert_cmpfloat (sf->minimum, ==, 1.1);
+  g_assert_cmpfloat (sf->maximum, ==, 10.0);
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "min-stddev", 256, NULL);
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("GLib-GObject", G_LOG_LEVEL_WARNING, "*out of range*");
+  g_object_set (e, "min-neighbors", -1, NULL);
+  g_test_assert_expected_messages ();
+  for (i = 0; i < G_N_ELEMENTS (profiles); i++) {
+    g_assert_true (G_PARAM_SPEC_VALUE_TYPE (g_object_class_find_property
+            (G_OBJECT_GET_CLASS (e), profiles[i])) == G_TYPE_STRING);
+    g_object_get (e, profiles[i], &str, NULL);
+    g_assert_null (str);
+  }
+  for (i = 0; i < G_N_ELEMENTS (playing); i++)
+    if (!(prop_flags (e, playing[i]) & GST_PARAM_MUTABLE_PLAYING))
+      g_error ("%s: not GST_PARAM_MUTABLE_PLAYING", playing[i]);
+  g_assert_true (prop_flags (e, "device") & GST_PARAM_MUTABLE_READY);
+  gst_object_unref (e);
+}
+
+/* Counts the element's WARNING log messages that say something is ignored */
+static void
+ignored_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level == GST_LEVEL_WARNING && g_str_equal (gst_debug_category_get_name (cat),
+          "fdiffacedetect") && text && strstr (text, "ignored"))
+    g_atomic_int_inc ((gint *) data);
+}
+
+/*
+ * A pipeline description written for facedetect, every one of its
+ * properties set, parses with fdiffacedetect in its place; the values are
+ * kept, and each of what the FDIF cannot use (the four profiles,
+ * scale-factor, flags) is a WARNING that says it is ignored.
+ */
+static void
+test_facedetect_pipeline_string (void)
+{
+  GError *err = NULL;
+  GstElement *bin, *e;
+  GstDebugLevel old;
+  gint warnings = 0, mn, ms, msw;
+  gdouble scale;
+  guint flags;
+  gchar *profile;
+
+  /* the element's type, and with it its debug category */
+  gst_object_unref (gst_element_factory_make ("fdiffacedetect", NULL));
+  old = category_at_least ("fdiffacedetect", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (ignored_log, &warnings, NULL);
+  bin = gst_parse_launch ("fdiffacedetect name=f display=false "
+      "profile=/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml "
+      "nose-profile=/usr/share/opencv4/haarcascades/haarcascade_mcs_nose.xml "
+      "mouth-profile=/usr/share/opencv4/haarcascades/haarcascade_mcs_mouth.xml "
+      "eyes-profile=/usr/share/opencv4/haarcascades/haarcascade_mcs_eyepair_small.xml "
+      "scale-factor=1.1 min-neighbors=5 flags=0 min-stddev=12 "
+      "min-size-width=40 min-size-height=44 updates=on_change", &err);
+  gst_debug_remove_log_function (ignored_log);
+  category_restore ("fdiffacedetect", old);
+  g_assert_no_error (err);
+  g_assert_nonnull (bin);
+  e = GST_IS_BIN (bin) ? gst_bin_get_by_name (GST_BIN (bin), "f") : gst_object_ref (bin);
+  g_assert_nonnull (e);
+  g_object_get (e, "profile", &profile, "scale-factor", &scale, "min-neighbors", &mn,
+      "flags", &flags, "min-stddev", &ms, "min-size-width", &msw, NULL);
+  g_assert_cmpstr (profile, ==,
+      "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml");
+  g_assert_cmpfloat (scale, ==, 1.1);
+  g_assert_cmpint (mn, ==, 5);
+  g_assert_cmpuint (flags, ==, 0);
+  g_assert_cmpint (ms, ==, 12);
+  g_assert_cmpint (msw, ==, 40);
+  g_assert_cmpint (warnings, ==, 6);
+  g_free (profile);
+  gst_object_unref (e);
+  gst_object_unref (bin);
 }
 
 /* The error message on @bus, which must be there. */
@@ -1885,10 +2018,11 @@ test_mock_threshold (void)
 {
   if (!need_mock ())
     return;
-  submitted_with (320, 240, NULL, 5, 20);
-  submitted_with (320, 240, "threshold=7", 7, 20);
-  submitted_with (320, 240, "threshold=0", 0, 20);
-  submitted_with (320, 240, "threshold=9", 9, 20);	/* the device's largest */
+  /* min-size 30 (facedetect's): the device's 25 */
+  submitted_with (320, 240, NULL, 5, 25);
+  submitted_with (320, 240, "threshold=7", 7, 25);
+  submitted_with (320, 240, "threshold=0", 0, 25);
+  submitted_with (320, 240, "threshold=9", 9, 25);	/* the device's largest */
 }
 
 static void
@@ -1901,10 +2035,12 @@ test_mock_min_size_device (void)
   submitted_with (640, 480, "min-size-width=60", 5, 25);
   submitted_with (640, 480, "min-size-height=64", 5, 32);
   submitted_with (640, 480, "min-size-width=30 min-size-height=48", 5, 20);
+  submitted_with (640, 480, NULL, 5, 20);	/* 30: 15 of the frame's */
   /* 320x240: as they are */
   submitted_with (320, 240, "min-size-width=39 threshold=3", 3, 32);
   submitted_with (320, 240, "min-size-width=40", 5, 40);
-  submitted_with (320, 240, "min-size-width=19", 5, 20);	/* below the smallest */
+  submitted_with (320, 240, "min-size-width=19 min-size-height=0", 5, 20);	/* below the smallest */
+  submitted_with (320, 240, "min-size-width=0 min-size-height=0", 5, 20);
 }
 
 /* A @size byte memfd "dma-buf" holding @fill, PTS frame @n */
@@ -2376,7 +2512,7 @@ test_mock_clamped (void)
   mk->faces[1] = (struct fake_face) { .cx = 10, .cy = 8, .size = 40,
       .confidence = 800, .raw = 1, .fields = 0x1f };
   pthread_mutex_unlock (mk_lock);
-  run_start (&r, 320, 240, "display=false");
+  run_start (&r, 320, 240, "display=false min-size-width=0 min-size-height=0");
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
   g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
   faces = next_faces (&r, &msg, 0);
@@ -2712,6 +2848,135 @@ test_mock_import_transient (void)
   gst_object_unref (alloc);
 }
 
+/*
+ * min-neighbors, facedetect's strictness, as the device's threshold: the
+ * smallest LHIT whose neighbours, (3 LHIT + 2) / 5 in the FDIF's model
+ * (docs/detector.md), are at least min-neighbors, the device's largest
+ * at most; facedetect's default 3 is LHIT 5, the device's own. A
+ * threshold set (not -1) wins.
+ */
+static void
+test_mock_min_neighbors (void)
+{
+  if (!need_mock ())
+    return;
+  submitted_with (320, 240, "min-neighbors=0", 0, 25);
+  submitted_with (320, 240, "min-neighbors=1", 1, 25);
+  submitted_with (320, 240, "min-neighbors=2", 3, 25);
+  submitted_with (320, 240, "min-neighbors=3", 5, 25);
+  submitted_with (320, 240, "min-neighbors=4", 6, 25);
+  submitted_with (320, 240, "min-neighbors=5", 8, 25);
+  submitted_with (320, 240, "min-neighbors=6", 9, 25);
+  submitted_with (320, 240, "min-neighbors=1000", 9, 25);
+  submitted_with (320, 240, "min-neighbors=1 threshold=7", 7, 25);
+  submitted_with (320, 240, "threshold=2 min-neighbors=5", 2, 25);
+}
+
+/*
+ * A 320x240 frame whose grey has the standard deviation @sd (rows of
+ * 64 - @sd and 64 + @sd in turn), of @format
+ */
+static GstBuffer *
+stddev_buffer (guint sd, guint64 n)
+{
+  GstBuffer *b = gray_buffer (320, 240, n);
+  guint y;
+
+  for (y = 0; y < 240; y++)
+    gst_buffer_memset (b, y * 320, y % 2 ? 64 + sd : 64 - sd, 320);
+  return b;
+}
+
+/*
+ * min-stddev, facedetect's: a frame whose grey standard deviation is below
+ * it is not sent to the device (no job), and is reported as one without a
+ * face (the message, as updates says; no meta); at or above it, it is.
+ * Taken per frame, also while playing.
+ */
+static void
+test_mock_min_stddev (void)
+{
+  struct run r;
+  GstMessage *msg;
+  GstBuffer *b;
+  guint submits;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, "min-stddev=10 display=false");
+  submits = mk_get (&mk->submits);
+  /* a uniform frame, then standard deviations 9, 10 */
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, stddev_buffer (9, 1)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, stddev_buffer (10, 2)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 1);
+  g_object_set (r.e, "min-stddev", 11, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, stddev_buffer (10, 3)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 1);
+  g_object_set (r.e, "min-stddev", 0, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 4)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 2);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 5);
+  for (guint i = 0; i < 5; i++) {
+    gboolean found = i == 2 || i == 4;
+
+    g_assert_cmpuint (gst_value_list_get_size (next_faces (&r, &msg, i * GST_SECOND / 30)),
+        ==, found);
+    gst_message_unref (msg);
+    b = gst_harness_pull (r.h);
+    g_assert_cmpuint (GST_BUFFER_PTS (b), ==, i * GST_SECOND / 30);
+    if (found)
+      check_roi (b, 140, 100, 40, 40);
+    else
+      g_assert_null (gst_buffer_get_video_region_of_interest_meta (b));
+    gst_buffer_unref (b);
+  }
+  run_stop (&r);
+
+  /* in RGB: the deviation of its grey (70 everywhere: 0) */
+  run_start_fmt (&r, "RGB", 320, 240, "min-stddev=1");
+  submits = mk_get (&mk->submits);
+  g_assert_cmpint (gst_harness_push (r.h, color_buffer (GST_VIDEO_FORMAT_RGB, 320, 240, 0)),
+      ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits);
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  run_stop (&r);
+}
+
+/*
+ * QoS, on as facedetect's: after downstream says it is late (a QOS event:
+ * frames up to 1 s are too late), those frames are dropped before they
+ * reach the device; the next frame in time is detected.
+ */
+static void
+test_mock_qos (void)
+{
+  struct run r;
+  GstBuffer *b;
+  guint submits;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  submits = mk_get (&mk->submits);
+  g_assert_true (gst_harness_push_upstream_event (r.h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 1.5, 0, GST_SECOND)));
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 29)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 31)), ==, GST_FLOW_OK);
+  g_assert_cmpuint (mk_get (&mk->submits), ==, submits + 1);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpuint (gst_harness_buffers_received (r.h), ==, 1);
+  b = gst_harness_pull (r.h);
+  g_assert_cmpuint (GST_BUFFER_PTS (b), ==, 31 * GST_SECOND / 30);
+  g_assert_true (GST_BUFFER_IS_DISCONT (b));	/* frames were dropped before it */
+  gst_buffer_unref (b);
+  run_stop (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2726,6 +2991,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/fdiffacedetect/factory", test_factory);
   g_test_add_func ("/fdiffacedetect/properties", test_properties);
+  g_test_add_func ("/fdiffacedetect/facedetect-properties", test_facedetect_properties);
+  g_test_add_func ("/fdiffacedetect/facedetect-pipeline-string",
+      test_facedetect_pipeline_string);
   g_test_add_func ("/fdiffacedetect/no-device/path", test_no_device_path);
   g_test_add_func ("/fdiffacedetect/no-device/dir", test_no_device_dir);
   g_test_add_func ("/fdiffacedetect/mock/copy", test_mock_copy);
@@ -2771,5 +3039,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/color-formats", test_mock_color_formats);
   g_test_add_func ("/fdiffacedetect/mock/nv12m", test_mock_nv12m);
   g_test_add_func ("/fdiffacedetect/mock/import-transient", test_mock_import_transient);
+  g_test_add_func ("/fdiffacedetect/mock/min-neighbors", test_mock_min_neighbors);
+  g_test_add_func ("/fdiffacedetect/mock/min-stddev", test_mock_min_stddev);
+  g_test_add_func ("/fdiffacedetect/mock/qos", test_mock_qos);
   return g_test_run ();
 }

@@ -51,7 +51,8 @@ ok "NV12 caps (its luma plane)" has "format: .*NV12"
 ok "RGB caps (facedetect's)" has "format: .*(string)RGB,"
 ok "YUY2 caps (a USB camera's)" has "format: .*YUY2"
 for p in display min-size-width min-size-height updates threshold directions device \
-	frames-imported frames-copied; do
+	frames-imported frames-copied profile nose-profile mouth-profile eyes-profile \
+	scale-factor min-neighbors flags min-stddev qos; do
 	ok "property $p" has "^  $p  *:"
 done
 ok "threshold's range" has "Range: -1 - 9"
@@ -120,6 +121,17 @@ ok "videotestsrc, fakesink, filesink (exit $?; apt-get install gstreamer1.0-plug
 	launch defaults '160,120,40,900' ''
 	ok "defaults: the device's threshold (5), its smallest size (20)" \
 		jobs_like 5 ' min=20x20 threshold=5 '
+	# a pipeline written for facedetect: every one of its properties
+	# parses; min-neighbors=2 is threshold 3, min-size 64 (32 of the frame's)
+	launch facedetect-string '160,120,40,900' \
+		'profile=/usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml
+		nose-profile=nose.xml mouth-profile=mouth.xml eyes-profile=eyes.xml
+		scale-factor=1.1 min-neighbors=2 flags=do-canny-pruning min-stddev=0
+		min-size-width=64 min-size-height=64 updates=every_frame display=false'
+	ok "facedetect's properties: 5 jobs, each threshold 3, min 32x32" \
+		jobs_like 5 ' min=32x32 threshold=3 '
+	ok "facedetect's properties: a warning that the profile is ignored" \
+		grep -q "profile is ignored" "$tmp/err"
 
 	# updates: facedetect's modes, the same face on every frame
 	launch every-frame '160,120,40,900' 'updates=every_frame'
