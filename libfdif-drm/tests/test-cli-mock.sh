@@ -17,14 +17,15 @@ n=0 fail=0
 dev=$tmp/accel0
 
 # run NAME WANT_EXIT CMD...: runs CMD on the fake device, stdout in
-# $tmp/out, stderr in $tmp/err; one subtest, the exit status
+# $tmp/out (or $stdout), stderr in $tmp/err; one subtest, the exit status
 run() {
 	name=$1 want=$2
 	shift 2
 	: > "$tmp/log"
+	: > "$tmp/out"
 	env FDIF_MOCK_DEVICE="$dev" FDIF_MOCK_FACES="${faces-160,100,60,900;60,60,20,400}" \
-		FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" "$@" > "$tmp/out" 2> "$tmp/err" \
-		< "${stdin:-/dev/null}"
+		FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" "$@" > "${stdout:-$tmp/out}" \
+		2> "$tmp/err" < "${stdin:-/dev/null}"
 	got=$?
 	ok "$name (exit $got, want $want)" [ "$got" -eq "$want" ]
 }
@@ -249,6 +250,24 @@ ok submit-roi-small-job jobs 1 ' roi=5,5,20,20$'
 # 202.7,162.3 in the frame: 160,119 43x44
 run submit-roi-reduced 0 "$cli" --device "$dev" --roi 3000,2000,800,800 "$tmp/big.jpg"
 ok submit-roi-reduced-job jobs 1 ' roi=160,119,43,44$'
+
+# output that could not be written is an error, told on stderr (before,
+# each of these exited 0 with its output lost on a full disk)
+stdout=/dev/full
+full_says() { grep -qx "$1: standard output: No space left on device" "$tmp/err"; }
+run full-json 1 "$cli" --device "$dev" --json "$tmp/good.jpg"
+ok full-json-says full_says fdif-detect
+run full-text 1 "$cli" --device "$dev" "$tmp/good.jpg"
+ok full-text-says full_says fdif-detect
+run full-check 1 "$cli" --check "$tmp/good.jpg"
+ok full-check-says full_says fdif-detect
+run full-list-devices 1 env FDIF_ACCEL_DIR="$tmp" "$cli" --list-devices
+ok full-list-devices-says full_says fdif-detect
+run full-facedetect 1 env FDIF_DEVICE="$dev" "$cli" --facedetect "$tmp/good.jpg"
+ok full-facedetect-says grep -qx "fdif-detect: error: standard output: No space left on device" "$tmp/err"
+run full-help 1 "$cli" --help
+ok full-help-says full_says fdif-detect
+unset stdout
 
 # --draw takes one picture
 run draw-two 2 "$cli" --device "$dev" --draw "$tmp/two.png" "$tmp/grey.pgm" "$tmp/grey.pgm"

@@ -66,7 +66,7 @@ static void usage(FILE *out)
 		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
 		"                      facedetect(1) (first; also as fdif-facedetect)\n\n"
 		"Exit status: 0 if every image was processed, 1 if the device or an image\n"
-		"failed, 2 for bad options.\n");
+		"failed or the output could not be written, 2 for bad options.\n");
 }
 
 static int parse_uint(const char *s, unsigned long max, unsigned int *out)
@@ -629,7 +629,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	}
 	free(faces);
 	fdif_image_free(&img);
-	return fflush(stdout) ? 1 : 0;
+	return 0;	/* a failed write to stdout: main()'s finish_stdout() */
 }
 
 /*
@@ -655,7 +655,7 @@ static int check_images(int n, char **paths)
 		printf("%s: %ux%u\n", paths[i], info.width, info.height);
 		fdif_image_free(&img);
 	}
-	return fflush(stdout) ? 1 : status;
+	return status;
 }
 
 /* --device: a number is an index among the FDIFs, else a node's path */
@@ -687,10 +687,39 @@ static int list_devices(void)
 		fprintf(stderr, "fdif-detect: %s: %s\n", dir && *dir ? dir : "/dev/accel",
 			fdif_strerror(ret));
 	}
-	return fflush(stdout) || !i ? 1 : 0;
+	return i ? 0 : 1;
 }
 
-int main(int argc, char **argv)
+/* the facedetect mode's program name, for finish_stdout()'s message */
+static const char *fd_prog;
+
+/*
+ * Standard output flushed and closed, and a failure to write it told (a
+ * full disk, /dev/full...): output that was lost is an error, whatever
+ * the rest did (exit 1 if it was 0). Every way out of main() goes
+ * through here.
+ */
+static int finish_stdout(int status)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno ? errno : EIO;
+	if (!err && ferror(stdout))
+		err = EIO;
+	if (fclose(stdout) && !err)
+		err = errno ? errno : EIO;
+	if (!err)
+		return status;
+	if (fd_prog)
+		fprintf(stderr, "%.*s: error: standard output: %s\n",
+			(int)strcspn(fd_prog, " "), fd_prog, strerror(err));
+	else
+		fprintf(stderr, "fdif-detect: standard output: %s\n", strerror(err));
+	return status ? status : 1;
+}
+
+static int run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -720,9 +749,10 @@ int main(int argc, char **argv)
 
 		base = base ? base + 1 : argv[0];
 		if (!strcmp(base, "fdif-facedetect") || !strcmp(base, "facedetect"))
-			return facedetect_main(argc, argv, base);
+			return facedetect_main(argc, argv, fd_prog = base);
 		if (argc > 1 && !strcmp(argv[1], "--facedetect"))
-			return facedetect_main(argc - 1, argv + 1, "fdif-detect --facedetect");
+			return facedetect_main(argc - 1, argv + 1,
+					       fd_prog = "fdif-detect --facedetect");
 	}
 	fdif_params_init(&p);
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
@@ -916,4 +946,9 @@ bad:
 	free(faces);
 	fdif_close(dev);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	return finish_stdout(run(argc, argv));
 }
