@@ -26,6 +26,28 @@ check stdin-twice 2 'standard input) can be read once only' "$cli" - -
 check bad-option 2 '^Usage: fdif-detect' "$cli" --frobnicate x.png
 check bad-lhit 2 "invalid value 'x' for --lhit" "$cli" --lhit x x.png
 check bad-min-size 2 "invalid value '-20' for --min-size" "$cli" --min-size -20 x.png
+# --roi: four whole numbers, W and H not 0; a minus, a plus, a blank, a
+# number past 32 bits, a missing or fifth field refused, saying why
+# (before, sscanf()'s %u took -5 as 4294967291 and 99999999999 as
+# whatever it wrapped to)
+roi_says="for --roi: X,Y,W,H are four whole numbers 0..4294967295 (image pixels), W and H not 0"
+for roi in -5,0,10,10 0,-5,10,10 99999999999,0,10,10 0,0,4294967296,10 \
+	+5,0,10,10 ' 5,0,10,10' '5, 0,10,10' 5,0,10 5,0,10,10,1 5,,10,10 5,0,0,10 \
+	5,0,10,0 5,0,10,10x ''; do
+	check "bad-roi '$roi'" 2 "^fdif-detect: invalid value '$roi' $roi_says$" \
+		env FDIF_ACCEL_DIR="$tmp/accel" "$cli" --roi "$roi" x.png
+done
+# the largest numbers are numbers: past the parser, on to the device
+check roi-largest 1 'no FDIF device' \
+	env FDIF_ACCEL_DIR="$tmp/accel" "$cli" --roi 4294967295,4294967295,1,4294967295 x.png
+# the other numbers: digits only, in their range, saying which
+check threshold-past-64-bits 2 "^fdif-detect: invalid value '99999999999999999999' for --threshold: a whole number 0..1000$" \
+	"$cli" --threshold 99999999999999999999 x.png
+check threshold-plus 2 "invalid value '+5' for --threshold" "$cli" --threshold +5 x.png
+check min-size-past-32-bits 2 "^fdif-detect: invalid value '99999999999' for --min-size: a face size" \
+	"$cli" --min-size 99999999999 x.png
+check lhit-blank-minus 2 "^fdif-detect: invalid value ' -1' for --lhit: a whole number" \
+	"$cli" --lhit ' -1' x.png
 check no-device 1 'no FDIF device' env FDIF_ACCEL_DIR="$tmp/accel" "$cli" x.png
 # the directory searched is named, and a node that cannot be opened says why
 check no-device-names-dir 1 "^fdif-detect: $tmp/accel: no FDIF device" \

@@ -69,16 +69,51 @@ static void usage(FILE *out)
 		"failed or the output could not be written, 2 for bad options.\n");
 }
 
+/*
+ * A whole number 0..@max, digits only: strtoul() alone would skip blanks
+ * and take a sign (" -5" is 4294967291 where long is 32 bits).
+ */
 static int parse_uint(const char *s, unsigned long max, unsigned int *out)
 {
 	char *end;
 	unsigned long v;
 
+	if (*s < '0' || *s > '9')
+		return -1;
 	errno = 0;
 	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || v > max)
+	if (errno || *end || v > max)
 		return -1;
 	*out = (unsigned int)v;
+	return 0;
+}
+
+/* --roi X,Y,W,H: four whole numbers, W and H not 0 */
+static int parse_roi(const char *arg, struct fdif_params *p)
+{
+	unsigned int v[4];
+	const char *s = arg;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		size_t len = strcspn(s, ",");
+		char num[24];
+
+		/* three commas, each after a number, and nothing after the fourth */
+		if ((i < 3) != (s[len] == ',') || len >= sizeof(num))
+			return -1;
+		memcpy(num, s, len);
+		num[len] = 0;
+		if (parse_uint(num, UINT_MAX, &v[i]))
+			return -1;
+		s += len + (i < 3);
+	}
+	if (!v[2] || !v[3])
+		return -1;
+	p->roi_x = v[0];
+	p->roi_y = v[1];
+	p->roi_width = v[2];
+	p->roi_height = v[3];
 	return 0;
 }
 
@@ -756,8 +791,6 @@ static int run(int argc, char **argv)
 	}
 	fdif_params_init(&p);
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
-		char extra;
-
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -779,8 +812,7 @@ static int run(int argc, char **argv)
 			p.direction = k;
 			break;
 		case 'r':
-			if (sscanf(optarg, "%u,%u,%u,%u%c", &p.roi_x, &p.roi_y, &p.roi_width,
-				   &p.roi_height, &extra) != 4 || !p.roi_width || !p.roi_height)
+			if (parse_roi(optarg, &p))
 				goto bad;
 			break;
 		case 't':
@@ -813,8 +845,13 @@ static int run(int argc, char **argv)
 		}
 		continue;
 bad:
-		fprintf(stderr, "fdif-detect: invalid value '%s' for --%s\n", optarg,
-			opts[li].name);
+		fprintf(stderr, "fdif-detect: invalid value '%s' for --%s: %s\n", optarg,
+			opts[li].name, c == 'r' ? "X,Y,W,H are four whole numbers "
+			"0..4294967295 (image pixels), W and H not 0" :
+			c == 'd' ? "up, right, left or all" :
+			c == 't' ? "a whole number 0..1000" :
+			c == 's' ? "a face size in frame pixels (OMAP4: 20, 25, 32 or 40)" :
+			"a whole number (OMAP4: 0..9)");
 		return 2;
 	}
 	if (optind == argc) {
