@@ -144,7 +144,11 @@ has not run on OMAP4 silicon. For the OMAP4 itself: the driver builds for
 ARCH=arm with omap2plus_defconfig at W=1 with sparse and without 64-bit
 division helpers, and the omap4-panda, omap4-panda-es and omap4-sdp DTBs
 with the new node pass dt-validate against every binding (no finding for
-the FDIF node; Debian bookworm's dt-schema 2022.08)."
+the FDIF node; Debian bookworm's dt-schema 2022.08).
+
+Who uses each uAPI field:
+
+$(cat "$KDIR/cover-uapi-users.txt")"
 rm -rf "$out" && mkdir -p "$out"
 git_ format-patch -q --cover-letter --cover-from-description=subject -o "$out" pristine..fdif
 series=()
