@@ -68,5 +68,17 @@ check check-missing 1 "^fdif-detect: $tmp/none.jpg: No such file" \
 	"$cli" --check "$tmp/none.jpg"
 check check-stdin 0 "^-: 4x3$" sh -c "\"\$0\" --check - < '$tmp/small.pgm'" "$cli"
 check check-json 2 '--check prints no faces' "$cli" --check --json "$tmp/small.pgm"
+# --check --draw OUT reads as --draw would (whole, in colour), any number
+# of images, and writes nothing (before: refused, exit 2)
+check check-draw 0 "^$tmp/small.pgm: 4x3$" \
+	env FDIF_ACCEL_DIR="$tmp/none" "$cli" --check --draw "$tmp/o.png" "$tmp/small.pgm" "$tmp/small.pgm"
+check check-draw-bad 1 "^fdif-detect: $tmp/bad.png: unsupported image format" \
+	"$cli" --check --draw "$tmp/o.png" "$tmp/small.pgm" "$tmp/bad.png"
+n=$((n + 1))
+if [ -e "$tmp/o.png" ]; then
+	echo "not ok $n - check-draw writes nothing"; fail=1
+else
+	echo "ok $n - check-draw writes nothing"
+fi
 echo "1..$n"
 exit $fail

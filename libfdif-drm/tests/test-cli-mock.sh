@@ -150,6 +150,14 @@ assert (j[0]["width"], j[0]["height"]) == (6000, 4000), j
 f = j[0]["faces"][0]
 assert (f["x"], f["y"], f["size"]) == (3000, 1631.2, 1125), f'
 
+# --check reads for the frame of the device a search would use, when
+# there is one, and without one as well
+run check-device 0 "$cli" --device "$dev" --check "$tmp/big.jpg"
+ok check-device-size grep -qx "$tmp/big.jpg: 6000x4000" "$tmp/out"
+ok check-device-no-job [ ! -s "$tmp/log" ]
+run check-no-device 0 "$cli" --device "$tmp/none" --check "$tmp/big.jpg"
+ok check-no-device-size grep -qx "$tmp/big.jpg: 6000x4000" "$tmp/out"
+
 # choosing the device: --list-devices numbers the FDIFs in the directory
 # searched, --device N and $FDIF_DEVICE (a number or a path) pick one
 : > "$tmp/accel1"	# not an FDIF: not listed, not counted

@@ -7,7 +7,7 @@
 # EXIF orientation 6 claiming 16384x16384 with no scan data, a 239-byte
 # progressive JPEG claiming 12000x12000, real 16384x16384 PNGs (RGB, and
 # grey Adam7) of zero rows, a PGM claiming 16384x16384 with one row.
-# Each runs through --check, a search and --draw (on the fake kernel,
+# Each runs through --check, a search, --draw and --check --draw (on the fake kernel,
 # mock-preload.c), --facedetect and standard input: its exit status, its
 # message, and its peak RSS (read by Python's getrusage(), which counts
 # the forked Python before the exec too: a stricter bound). Prints TAP.
@@ -64,6 +64,10 @@ for f in exif6-16384.jpg:bad prog-12000.jpg:big cut-16384.pgm:bad \
 	# in colour and whole: over --draw's pixels (12 Mi) before anything is decoded
 	run "draw ${f%:*}" 1 "fdif-detect: $file: $big" \
 		"$cli" --device "$dev" --draw "$tmp/out.png" "$file"
+	# and --check says so of a --draw run beforehand (the grey check above
+	# takes the PNGs, which --draw refuses)
+	run "check --draw ${f%:*}" 1 "fdif-detect: $file: $big" \
+		"$cli" --check --draw "$tmp/out.png" "$file"
 	run "facedetect ${f%:*}" 1 "fdif-detect: error: cannot load input image $file" \
 		"$cli" --facedetect -o "$tmp/out.png" "$file"
 done

@@ -59,8 +59,9 @@ static void usage(FILE *out)
 		"  --device DEV        the accel device: a node's path, or N for the N-th\n"
 		"                      FDIF from 0 (default: $FDIF_DEVICE, else the first)\n"
 		"  --list-devices      print the FDIFs, one line each: N and the node\n"
-		"  --check             only read each IMAGE, as a search would, and print\n"
-		"                      IMAGE: WIDTHxHEIGHT (no device needed)\n"
+		"  --check             only read each IMAGE, as a search with the same options\n"
+		"                      would (--draw: whole, in colour; nothing written), and\n"
+		"                      print IMAGE: WIDTHxHEIGHT (no device needed)\n"
 		"  --help              this text\n"
 		"  --version           the version\n"
 		"  --facedetect [ARGS] the command line, output lines and exit status of\n"
@@ -667,32 +668,6 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	return 0;	/* a failed write to stdout: main()'s finish_stdout() */
 }
 
-/*
- * --check: each image read as a search reads it, without the device (so
- * fitted into the OMAP4's 320x240 frame: another frame only changes how
- * far libjpeg reduces a JPEG): "IMAGE: WxH", or its error; exit 1 if one
- * could not be read
- */
-static int check_images(int n, char **paths)
-{
-	int i, ret, status = 0;
-
-	for (i = 0; i < n; i++) {
-		struct fdif_image img;
-		struct fdif_image_info info = { .scale = 1 };
-
-		ret = load_image(paths[i], 320, 240, &img, &info);
-		if (ret) {
-			print_error(paths[i], ret, 0, 0);
-			status = 1;
-			continue;
-		}
-		printf("%s: %ux%u\n", paths[i], info.width, info.height);
-		fdif_image_free(&img);
-	}
-	return status;
-}
-
 /* --device: a number is an index among the FDIFs, else a node's path */
 static int open_device(const char *device, struct fdif_device **dev)
 {
@@ -703,6 +678,47 @@ static int open_device(const char *device, struct fdif_device **dev)
 	if (!parse_uint(device, UINT_MAX, &index))
 		return fdif_open_index(index, dev);
 	return fdif_open_path(device, dev);
+}
+
+/*
+ * --check: each image read as the run with the same options would read
+ * it, without searching: with --draw the whole picture in colour, within
+ * --draw's limit (its OUT is not written); else grey and reduced for the
+ * frame of the device the search would use (--device, $FDIF_DEVICE, the
+ * first FDIF), or, with no device there (the host, before a guest is
+ * booted), the OMAP4's, the only FDIF there is (another frame only
+ * changes how far a JPEG is reduced). "IMAGE: WxH", the picture's own
+ * size, or its error; exit 1 if one could not be read.
+ */
+static int check_images(int n, char **paths, const char *device, int draw)
+{
+	unsigned int fit_w = FDIF_FRAME_WIDTH, fit_h = FDIF_FRAME_HEIGHT;
+	struct fdif_device *dev;
+	struct fdif_caps caps;
+	int i, ret, status = 0;
+
+	if (!draw && !open_device(device, &dev)) {
+		if (!fdif_query_caps(dev, &caps) && caps.frame_width && caps.frame_height) {
+			fit_w = caps.frame_width;
+			fit_h = caps.frame_height;
+		}
+		fdif_close(dev);
+	}
+	for (i = 0; i < n; i++) {
+		struct fdif_image img;
+		struct fdif_image_info info = { .scale = 1 };
+
+		ret = load_image(paths[i], fit_w, fit_h, &img, draw ? NULL : &info);
+		if (ret) {
+			print_error(paths[i], ret, 0, 0);
+			status = 1;
+			continue;
+		}
+		printf("%s: %ux%u\n", paths[i], draw ? img.width : info.width,
+		       draw ? img.height : info.height);
+		fdif_image_free(&img);
+	}
+	return status;
 }
 
 /* --list-devices: "N NODE" for each FDIF; exit 1 if there is none */
@@ -864,16 +880,16 @@ bad:
 		fprintf(stderr, "fdif-detect: - (standard input) can be read once only\n");
 		return 2;
 	}
+	if (check && json) {
+		fprintf(stderr, "fdif-detect: --check prints no faces: no --json\n");
+		return 2;
+	}
+	if (check)
+		return check_images(argc - optind, argv + optind, device, draw != NULL);
 	if (draw && argc - optind != 1) {
 		fprintf(stderr, "fdif-detect: --draw takes exactly one IMAGE\n");
 		return 2;
 	}
-	if (check && (json || draw)) {
-		fprintf(stderr, "fdif-detect: --check prints no faces: no --json or --draw\n");
-		return 2;
-	}
-	if (check)
-		return check_images(argc - optind, argv + optind);
 
 	ret = open_device(device, &dev);
 	if (ret) {
