@@ -3,20 +3,24 @@
  * fdiffacedetect: a stand-in for gst-plugins-bad's facedetect that finds
  * the faces on the FDIF (docs/gstreamer.md).
  *
- * An in-place GstBaseTransform on GRAY8 video, or on the luma plane of
- * NV12, NV21, I420 or YV12 (a camera's usual formats). Each frame goes to the
- * device as one batch of jobs (one a direction: the OMAP4 scans one
- * direction per job), either imported as it is (a dma-buf in the device's
- * own frame layout: no copy) or fitted into a pooled BO by the library
- * (fdif_image_fit_frame(): any size). The frame is held, with its jobs,
- * until the next frame has been submitted: then the older one's fences
- * are polled, its faces mapped back to the frame's own pixels, attached
- * as GstVideoRegionOfInterestMeta ("face"), posted as facedetect's
- * "facedetect" element message, and the buffer pushed. So the engine
- * always has the next frame queued while the CPU reads results (with a
- * known frame rate; see DEPTH). A flush, or PAUSED->READY, ends a wait on
- * a fence at once (and a FLUSH_STOP during PAUSED->READY does not let the
- * waits begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
+ * An in-place GstBaseTransform on GRAY8 video, on the luma plane of
+ * NV12, NV21, I420 or YV12 (a camera's usual formats), or on the grey of
+ * RGB and packed YUV. Each frame goes to the device as one batch of jobs
+ * (one a direction: the OMAP4 scans one direction per job), either
+ * imported as it is (a dma-buf in the device's own frame layout: no copy)
+ * or fitted into a pooled BO by the library (fdif_image_fit_frame(): any
+ * size). The streaming thread submits the frame and queues it; a task on
+ * the src pad takes the frames in order, polls each one's fences, maps
+ * its faces back to the frame's own pixels, attaches them as
+ * GstVideoRegionOfInterestMeta ("face"), posts facedetect's "facedetect"
+ * element message and pushes the buffer: each frame goes out as soon as
+ * its jobs are done, never waiting for the next frame, and the device has
+ * the next frame queued (up to DEPTH) while a frame's results are read
+ * and pushed. Serialized events and DRAIN queries wait until the frames
+ * before them are out; a downstream flow error comes back to upstream at
+ * its next buffer. A flush, or PAUSED->READY, ends a wait on a fence at
+ * once (and a FLUSH_STOP during PAUSED->READY does not let the waits
+ * begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
  * flight.
  */
 #ifdef HAVE_CONFIG_H
@@ -35,10 +39,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_fdif_face_detect_debug);
 #define GST_CAT_DEFAULT gst_fdif_face_detect_debug
 
 /*
- * Frames in flight: N+1 submitted before N is read, so frame N waits for
- * frame N+1. Only with a known frame rate: with none (0/1, variable),
- * how long the next frame takes to come is unknown, and so would be the
- * latency; each frame then waits for its own jobs only (a depth of 1).
+ * Frames in the element at most, submitted and not yet pushed: the
+ * streaming thread waits with frame N+2 until frame N is out, so frame N+1
+ * is on the device while frame N's results are read and pushed
  */
 #define DEPTH			2
 #define FENCE_TIMEOUT_MS	10000	/* a frame's wait; the kernel's own job timeout is shorter */
@@ -129,9 +132,11 @@ struct inflight {
   GstBuffer *buf;
   struct fdif_bo *copy_bo;	/* the pooled BO it was fitted into; NULL: imported */
   struct fdif_job *jobs[3];
-  unsigned int njobs;
+  unsigned int njobs;		/* 0: not detected (min-stddev, or unread) */
+  gboolean unread;		/* CORRUPTED or GAP: passed on as it is, no message */
   struct fdif_frame_map map;
   struct settings set;
+  GstVideoInfo info;		/* its caps' */
 };
 
 struct _GstFdifFaceDetect {
@@ -151,7 +156,7 @@ struct _GstFdifFaceDetect {
   gboolean min_neighbors_set;	/* set: the threshold from it (unless threshold is) */
   gint min_stddev;
   guint64 frames_imported, frames_copied;
-  GstClockTime latency;		/* what the frames held add (set_caps) */
+  GstClockTime latency;		/* the max latency the frames queued add (set_caps) */
 
   /*
    * The fence waits, set flushing (which wakes a wait at once, from any
@@ -164,18 +169,31 @@ struct _GstFdifFaceDetect {
   GstPoll *poll;
   gboolean flushing, stopping;
 
-  /* between start() and stop(), the streaming thread's */
+  /*
+   * Between the streaming thread and the src pad's task, under qlock:
+   * the frames queued, the one the task finishes and pushes, and the
+   * first flow that was not OK (a push downstream, a failed frame),
+   * which the streaming thread returns upstream. halted: flushing ||
+   * stopping, which ends both threads' waits on qcond.
+   */
+  GMutex qlock;
+  GCond qcond;
+  GQueue inflight;		/* struct inflight *, oldest first */
+  struct inflight *current;	/* the task's */
+  GstFlowReturn flow;
+  gboolean halted;
+  GSList *free_bos;		/* copy BOs no job reads */
+
+  /* between start() and stop() */
   struct fdif_device *dev;
   struct fdif_caps caps;
-  GstVideoInfo info;
-  guint depth;			/* frames in flight: DEPTH, or 1 with no frame rate */
-  GQueue inflight;		/* struct inflight *, oldest first */
-  GSList *free_bos;		/* copy BOs no job reads */
+  GstVideoInfo info;		/* the streaming thread's */
   struct imports *imports;	/* the dma-bufs imported */
   gboolean dropped;		/* QoS dropped a frame: the next one is DISCONT */
   guint8 *grey;			/* an RGB or packed YUV frame's grey, copied */
   gsize grey_size;
-  gboolean face_detected;
+  gboolean face_detected;	/* the task's */
+  GstPadActivateModeFunction base_src_activate_mode;
 };
 
 /*
@@ -391,12 +409,19 @@ gst_fdif_face_detect_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* The poll's flushing state from flushing and stopping; object lock held */
+/*
+ * The poll's flushing state and halted from flushing and stopping; object
+ * lock held. Both threads' waits end.
+ */
 static void
 update_poll_locked (GstFdifFaceDetect * self)
 {
   if (self->poll)
     gst_poll_set_flushing (self->poll, self->flushing || self->stopping);
+  g_mutex_lock (&self->qlock);
+  self->halted = self->flushing || self->stopping;
+  g_cond_broadcast (&self->qcond);
+  g_mutex_unlock (&self->qlock);
 }
 
 static void
@@ -485,6 +510,8 @@ imports_close (struct imports *c)
   imports_unref (c);
 }
 
+static void src_loop (gpointer data);
+
 static gboolean
 gst_fdif_face_detect_start (GstBaseTransform * trans)
 {
@@ -509,7 +536,6 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
   self->frames_imported = self->frames_copied = 0;
   self->latency = 0;
   GST_OBJECT_UNLOCK (self);
-  self->depth = DEPTH;
 
   ret = path ? fdif_open_path (path, &self->dev) : fdif_open (&self->dev);
   if (ret) {
@@ -549,11 +575,15 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
       self->caps.revision, self->caps.frame_width, self->caps.frame_height,
       self->caps.frame_stride, self->caps.directions, self->caps.max_lhit,
       self->caps.default_lhit);
-  g_queue_init (&self->inflight);
+  g_mutex_lock (&self->qlock);
+  self->flow = GST_FLOW_OK;
+  g_mutex_unlock (&self->qlock);
   self->imports = imports_new ();
   self->face_detected = FALSE;
   self->dropped = FALSE;
   g_free (path);
+  /* the src pad is active (src pads are activated first): its task starts */
+  gst_pad_start_task (GST_BASE_TRANSFORM_SRC_PAD (trans), src_loop, self, NULL);
   return TRUE;
 
 fail:
@@ -589,22 +619,35 @@ inflight_free (GstFdifFaceDetect * self, struct inflight *fl, gint64 deadline)
     GST_CAT_LEVEL_LOG (GST_CAT_DEFAULT, deadline ? GST_LEVEL_WARNING : GST_LEVEL_DEBUG,
         self, "frame %" GST_TIME_FORMAT ": dropped with jobs not done",
         GST_TIME_ARGS (GST_BUFFER_PTS (fl->buf)));
-  if (fl->copy_bo && done)
+  if (fl->copy_bo && done) {
+    g_mutex_lock (&self->qlock);
     self->free_bos = g_slist_prepend (self->free_bos, fl->copy_bo);
-  else
+    g_mutex_unlock (&self->qlock);
+  } else {
     fdif_bo_free (fl->copy_bo);	/* NULL too */
+  }
   gst_buffer_unref (fl->buf);
   g_free (fl);
 }
 
-/* Every frame held freed: their jobs waited for until @deadline, all together. */
+/*
+ * Every frame queued freed, their jobs waited for until @deadline, all
+ * together; the task is paused or stopped (it holds none)
+ */
 static void
 discard_inflight (GstFdifFaceDetect * self, gint64 deadline)
 {
   struct inflight *fl;
 
-  while ((fl = g_queue_pop_head (&self->inflight)))
+  for (;;) {
+    g_mutex_lock (&self->qlock);
+    fl = g_queue_pop_head (&self->inflight);
+    g_cond_broadcast (&self->qcond);
+    g_mutex_unlock (&self->qlock);
+    if (!fl)
+      break;
     inflight_free (self, fl, deadline);
+  }
 }
 
 static gboolean
@@ -616,8 +659,8 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
     return TRUE;
   /*
    * One deadline for all the jobs in flight, not one each: a hung device
-   * holds the teardown STOP_TIMEOUT_MS at most (the streaming thread's
-   * wait was ended by PAUSED->READY)
+   * holds the teardown STOP_TIMEOUT_MS at most (the task, stopped with the
+   * src pad, no longer waits)
    */
   discard_inflight (self, g_get_monotonic_time () + STOP_TIMEOUT_MS * G_GINT64_CONSTANT (1000));
   g_slist_free_full (self->free_bos, import_free);
@@ -638,13 +681,6 @@ gst_fdif_face_detect_stop (GstBaseTransform * trans)
  * from any thread, while start() and stop() change that state).
  */
 
-/* The frames in flight for a stream of @info (see DEPTH) */
-static guint
-depth_of (const GstVideoInfo * info)
-{
-  return GST_VIDEO_INFO_FPS_N (info) > 0 ? DEPTH : 1;
-}
-
 static gboolean
 gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -652,19 +688,25 @@ gst_fdif_face_detect_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
   GstClockTime latency = 0, old;
 
+  /* each frame queued carries its own copy: the task never reads this one */
   if (!gst_video_info_from_caps (&self->info, incaps))
     return FALSE;
-  /* the frames held before are out: the CAPS event drained them */
-  self->depth = depth_of (&self->info);
-  if (self->depth > 1)
-    latency = gst_util_uint64_scale_int ((self->depth - 1) * GST_SECOND,
+  /*
+   * The latency: a frame goes out as soon as its jobs are done, so none is
+   * added to the minimum (the device's time is processing time, as a
+   * synchronous filter's, which the sink's processing-deadline covers);
+   * the element can hold DEPTH frames, their duration added to the
+   * maximum (with no frame rate, none known: none added)
+   */
+  if (GST_VIDEO_INFO_FPS_N (&self->info) > 0)
+    latency = gst_util_uint64_scale_int (DEPTH * GST_SECOND,
         GST_VIDEO_INFO_FPS_D (&self->info), GST_VIDEO_INFO_FPS_N (&self->info));
   GST_OBJECT_LOCK (self);
   old = self->latency;
   self->latency = latency;
   GST_OBJECT_UNLOCK (self);
-  GST_DEBUG_OBJECT (self, "%u frame(s) in flight, %" GST_TIME_FORMAT " of latency",
-      self->depth, GST_TIME_ARGS (latency));
+  GST_DEBUG_OBJECT (self, "%" GST_TIME_FORMAT " of maximum latency",
+      GST_TIME_ARGS (latency));
   if (latency != old)		/* the pipeline asks again */
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_latency (GST_OBJECT (self)));
@@ -887,6 +929,17 @@ map_frame (GstFdifFaceDetect * self, GstBuffer * buf, GstVideoFrame * vf)
   return ok;
 }
 
+/*
+ * The device went away (unbound, its module removed): one error, whichever
+ * call saw it (a submission, a job's result, a buffer of its own)
+ */
+static void
+device_gone (GstFdifFaceDetect * self, int err, const char *what)
+{
+  GST_ELEMENT_ERROR (self, RESOURCE, READ,
+      ("The FDIF went away: %s.", fdif_strerror (err)), ("%s: %d", what, err));
+}
+
 /* A pooled frame BO with @buf fitted into it. */
 static struct fdif_bo *
 copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *map)
@@ -898,21 +951,30 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
   void *pixels;
   int ret;
 
+  g_mutex_lock (&self->qlock);
   if (self->free_bos) {
     bo = self->free_bos->data;
     self->free_bos = g_slist_delete_link (self->free_bos, self->free_bos);
-  } else {
+  }
+  g_mutex_unlock (&self->qlock);
+  if (!bo) {
     ret = fdif_bo_create (self->dev, (size_t) c->frame_stride * c->frame_height, &bo);
     if (ret) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("Could not allocate a frame on the FDIF: %s.", fdif_strerror (ret)), (NULL));
+      if (ret == -ENODEV)
+        device_gone (self, ret, "fdif_bo_create()");
+      else
+        GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+            ("Could not allocate a frame on the FDIF: %s.", fdif_strerror (ret)), (NULL));
       return NULL;
     }
   }
   ret = fdif_bo_map (bo, &pixels);
   if (ret) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not map a frame of the FDIF: %s.", fdif_strerror (ret)), (NULL));
+    if (ret == -ENODEV)
+      device_gone (self, ret, "fdif_bo_map()");
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not map a frame of the FDIF: %s.", fdif_strerror (ret)), (NULL));
     goto fail;
   }
   if (!map_frame (self, buf, &vf)) {
@@ -945,7 +1007,9 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
   return bo;
 
 fail:
+  g_mutex_lock (&self->qlock);
   self->free_bos = g_slist_prepend (self->free_bos, bo);
+  g_mutex_unlock (&self->qlock);
   return NULL;
 }
 
@@ -1045,6 +1109,16 @@ below_stddev (GstFdifFaceDetect * self, GstBuffer * buf, gint min)
   return var < (gdouble) min * min;
 }
 
+/* @fl to the task, the last frame queued */
+static void
+queue_frame (GstFdifFaceDetect * self, struct inflight *fl)
+{
+  g_mutex_lock (&self->qlock);
+  g_queue_push_tail (&self->inflight, fl);
+  g_cond_broadcast (&self->qcond);
+  g_mutex_unlock (&self->qlock);
+}
+
 /* Queues @buf's jobs (none if it is not to be detected); takes @buf. */
 static GstFlowReturn
 submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
@@ -1061,12 +1135,23 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
   read_settings (self, &fl->set);
   directions = fl->set.directions & self->caps.directions;
   fl->buf = buf;
+  fl->info = self->info;
   fl->map = (struct fdif_frame_map) { 1.0, 0.0, 0.0 };
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_CORRUPTED) ||
+      GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)) {
+    /* what a camera marks broken, or no picture: passed on, in its place */
+    GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s, not detected",
+        GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
+        GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP) ? "a gap" : "corrupted");
+    fl->unread = TRUE;
+    queue_frame (self, fl);
+    return GST_FLOW_OK;
+  }
   if (below_stddev (self, buf, fl->set.min_stddev)) {
     /* facedetect's: no detection, reported as a frame without a face */
     GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT ": below min-stddev %d, not detected",
         GST_TIME_ARGS (GST_BUFFER_PTS (buf)), fl->set.min_stddev);
-    g_queue_push_tail (&self->inflight, fl);
+    queue_frame (self, fl);
     return GST_FLOW_OK;
   }
   bo = import_frame (self, buf, &offset);
@@ -1102,9 +1187,12 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
   }
   ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
   if (ret) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
-        ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
+    if (ret == -ENODEV)
+      device_gone (self, ret, "fdif_submit_batch()");
+    else
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
+          ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
     fl->njobs = 0;		/* none was queued */
     inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
@@ -1117,7 +1205,7 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
   GST_OBJECT_UNLOCK (self);
   GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s, %u job(s)",
       GST_TIME_ARGS (GST_BUFFER_PTS (buf)), path, fl->njobs);
-  g_queue_push_tail (&self->inflight, fl);
+  queue_frame (self, fl);
   return GST_FLOW_OK;
 }
 
@@ -1170,14 +1258,24 @@ static void
 job_error (GstFdifFaceDetect * self, int err)
 {
   if (err == -ENODEV)
-    GST_ELEMENT_ERROR (self, RESOURCE, READ,
-        ("The FDIF went away: %s.", fdif_strerror (err)), ("job result %d", err));
+    device_gone (self, err, "the job's result");
   else if (err == -ETIME)
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("The FDIF did not finish a frame within %d ms.", FENCE_TIMEOUT_MS), (NULL));
   else
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("The FDIF failed a frame: %s.", fdif_strerror (err)), ("job result %d", err));
+}
+
+/* @ret, not OK, for the streaming thread to return upstream (the first one stays) */
+static void
+set_flow (GstFdifFaceDetect * self, GstFlowReturn ret)
+{
+  g_mutex_lock (&self->qlock);
+  if (self->flow == GST_FLOW_OK)
+    self->flow = ret;
+  g_cond_broadcast (&self->qcond);
+  g_mutex_unlock (&self->qlock);
 }
 
 /* A box in the frame's pixels, clamped to it */
@@ -1219,12 +1317,12 @@ white (GstVideoFrame * vf, guint ncomp, guint x, guint y)
  * RGB and grey; on YUV the luma only (white on grey, bright on colour)
  */
 static void
-draw_boxes (GstFdifFaceDetect * self, GstBuffer * buf, const struct box *boxes, guint n)
+draw_boxes (GstVideoInfo * info, GstBuffer * buf, const struct box *boxes, guint n)
 {
   GstVideoFrame vf;
   guint i, x, y, t, ncomp;
 
-  if (!n || plane_split (buf) || !gst_video_frame_map (&vf, &self->info, buf, GST_MAP_WRITE))
+  if (!n || plane_split (buf) || !gst_video_frame_map (&vf, info, buf, GST_MAP_WRITE))
     return;
   ncomp = GST_VIDEO_INFO_IS_RGB (&vf.info) ? 3 : 1;
   for (i = 0; i < n; i++) {
@@ -1246,21 +1344,28 @@ draw_boxes (GstFdifFaceDetect * self, GstBuffer * buf, const struct box *boxes, 
   gst_video_frame_unmap (&vf);
 }
 
-/* The faces of the oldest frame on its buffer and the bus; the buffer out. */
+/* The faces of frame @fl (the task's) on its buffer and the bus; frees @fl, the buffer out. */
 static GstFlowReturn
-finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
+finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  struct inflight *fl = g_queue_pop_head (&self->inflight);
   guint max = self->caps.max_objects, width, height, n = 0, nout = 0, i;
-  struct fdif_face *faces = g_new0 (struct fdif_face, (gsize) fl->njobs * max + 1);
+  struct fdif_face *faces;
   struct fdif_frame_map map;
   struct settings set;
+  GstVideoInfo info;
   struct box *boxes;
   gboolean post;
   GstBuffer *buf;
   int ret;
 
+  if (fl->unread) {
+    /* no picture to read: on as it came, no message, the face state as it was */
+    *outbuf = gst_buffer_ref (fl->buf);
+    inflight_free (self, fl, 0);
+    return GST_FLOW_OK;
+  }
+  faces = g_new0 (struct fdif_face, (gsize) fl->njobs * max + 1);
   ret = wait_fences (self, fl);
   if (ret == -ECANCELED) {
     /* a flush: the frame is dropped, its jobs not waited for */
@@ -1282,6 +1387,8 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
       n += (guint) got;
   }
   if (ret) {
+    /* the flow first: once the error is on the bus, upstream's next push gets it */
+    set_flow (self, GST_FLOW_ERROR);
     job_error (self, ret);
     g_free (faces);
     inflight_free (self, fl, 0);	/* waited for already, or failed */
@@ -1293,9 +1400,10 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   buf = gst_buffer_ref (fl->buf);
   map = fl->map;
   set = fl->set;
+  info = fl->info;
   inflight_free (self, fl, 0);	/* its jobs are done, its BO can take the next frame */
-  width = GST_VIDEO_INFO_WIDTH (&self->info);
-  height = GST_VIDEO_INFO_HEIGHT (&self->info);
+  width = GST_VIDEO_INFO_WIDTH (&info);
+  height = GST_VIDEO_INFO_HEIGHT (&info);
   boxes = g_new0 (struct box, n + 1);
   for (i = 0; i < n; i++) {
     fdif_map_face (&map, &faces[i]);
@@ -1328,7 +1436,7 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   if (n)
     buf = gst_buffer_make_writable (buf);	/* metas (and boxes) on it */
   if (set.display)
-    draw_boxes (self, buf, boxes, n);
+    draw_boxes (&info, buf, boxes, n);
   for (i = 0; i < n; i++) {
     GstVideoRegionOfInterestMeta *meta =
         gst_buffer_add_video_region_of_interest_meta (buf, "face",
@@ -1377,7 +1485,64 @@ finish_frame (GstFdifFaceDetect * self, GstBuffer ** outbuf)
   return GST_FLOW_OK;
 }
 
-static GstFlowReturn drain (GstFdifFaceDetect * self);
+/*
+ * The src pad's task: the frames in order, each pushed as soon as its jobs
+ * are done. A flow that is not OK (downstream's, or a failed frame) is
+ * kept for the streaming thread to return upstream, and the task pauses;
+ * so it does while halted (flushing, stopping).
+ */
+static void
+src_loop (gpointer data)
+{
+  GstFdifFaceDetect *self = data;
+  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (self);
+  struct inflight *fl;
+  GstFlowReturn ret;
+  GstBuffer *out = NULL;
+
+  g_mutex_lock (&self->qlock);
+  while (!self->halted && self->flow == GST_FLOW_OK && g_queue_is_empty (&self->inflight))
+    g_cond_wait (&self->qcond, &self->qlock);
+  if (self->halted || self->flow != GST_FLOW_OK) {
+    g_mutex_unlock (&self->qlock);
+    GST_DEBUG_OBJECT (self, "pausing the task");
+    gst_pad_pause_task (srcpad);
+    return;
+  }
+  fl = self->current = g_queue_pop_head (&self->inflight);
+  g_mutex_unlock (&self->qlock);
+
+  ret = finish_frame (self, fl, &out);
+  if (ret == GST_FLOW_OK)
+    ret = gst_pad_push (srcpad, out);
+
+  g_mutex_lock (&self->qlock);
+  self->current = NULL;
+  if (ret != GST_FLOW_OK && self->flow == GST_FLOW_OK)
+    self->flow = ret;
+  g_cond_broadcast (&self->qcond);
+  g_mutex_unlock (&self->qlock);
+  if (ret != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (self, "frame out: %s", gst_flow_get_name (ret));
+}
+
+/*
+ * Waits until every frame queued is out (pushed by the task), or the flow
+ * is not OK, or the element is halted: the flow then.
+ */
+static GstFlowReturn
+drain (GstFdifFaceDetect * self)
+{
+  GstFlowReturn ret;
+
+  g_mutex_lock (&self->qlock);
+  while (!self->halted && self->flow == GST_FLOW_OK &&
+      (self->current || !g_queue_is_empty (&self->inflight)))
+    g_cond_wait (&self->qcond, &self->qlock);
+  ret = self->halted ? GST_FLOW_FLUSHING : self->flow;
+  g_mutex_unlock (&self->qlock);
+  return ret;
+}
 
 /*
  * The base class's QoS (on, as facedetect's) drops a frame downstream
@@ -1406,103 +1571,96 @@ gst_fdif_face_detect_submit_input_buffer (GstBaseTransform * trans, gboolean is_
 
 /*
  * The base class's chain gives each input buffer to submit_input_buffer
- * (the default keeps it in queued_buf) and then asks for outputs until
- * none: the frame is submitted here, and the one before it (if any) comes
- * out. So the device has frame N+1 while frame N's results are read.
- *
- * But a DISCONT input makes the base class mark the next buffer it pushes
- * DISCONT, which would be the frame before it (held), or, if an event
- * pushed the DISCONT frame out (drain()), the frame after it. So a
- * DISCONT frame is not held: the frames before it are pushed here, not
- * by the base class, and it comes out of this chain call itself (its
- * flag already set, the base class's pending one is spent on it). Only
- * that frame waits for its jobs without the next one queued.
+ * (the default keeps it in queued_buf, or drops it for QoS) and then asks
+ * for an output: none here. The frame is submitted and queued for the
+ * task, which pushes it, so the base class pushes nothing; the buffer
+ * keeps its own flags (DISCONT included). Before that, the streaming
+ * thread waits while DEPTH frames are queued (the bound), and returns
+ * upstream a flow the task saw that was not OK (downstream's).
  */
 static GstFlowReturn
 gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
   GstBuffer *buf = trans->queued_buf;
-  gboolean discont = FALSE;
   GstFlowReturn ret;
 
   *outbuf = NULL;
-  if (buf) {
-    trans->queued_buf = NULL;
-    discont = GST_BUFFER_IS_DISCONT (buf);
-    if (discont && (ret = drain (self)) != GST_FLOW_OK) {
-      gst_buffer_unref (buf);
-      return ret;
-    }
-    ret = submit_frame (self, buf);
-    if (ret != GST_FLOW_OK)
-      return ret;
-  }
-  if (!discont &&
-      g_queue_get_length (&self->inflight) < (buf ? self->depth : self->depth + 1))
+  if (!buf)
     return GST_FLOW_OK;
-  return finish_frame (self, outbuf);
-}
-
-/* Every frame in flight out, in order (before an event that must follow them). */
-static GstFlowReturn
-drain (GstFdifFaceDetect * self)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  GstFlowReturn ret = GST_FLOW_OK;
-  GstBuffer *out;
-
-  while (!g_queue_is_empty (&self->inflight)) {
-    if (ret != GST_FLOW_OK) {
-      /* an error, or flushing: the frames after it are not waited for */
-      discard_inflight (self, 0);
-      break;
-    }
-    ret = finish_frame (self, &out);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (trans), out);
+  trans->queued_buf = NULL;
+  g_mutex_lock (&self->qlock);
+  while (!self->halted && self->flow == GST_FLOW_OK &&
+      g_queue_get_length (&self->inflight) + (self->current ? 1 : 0) >= DEPTH)
+    g_cond_wait (&self->qcond, &self->qlock);
+  ret = self->halted ? GST_FLOW_FLUSHING : self->flow;
+  g_mutex_unlock (&self->qlock);
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "frame %" GST_TIME_FORMAT " refused: %s",
+        GST_TIME_ARGS (GST_BUFFER_PTS (buf)), gst_flow_get_name (ret));
+    gst_buffer_unref (buf);
+    return ret;
   }
-  return ret;
+  return submit_frame (self, buf);
 }
 
 static gboolean
 gst_fdif_face_detect_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
+  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (trans);
+  GstEventType type = GST_EVENT_TYPE (event);
+  gboolean ret, stopping;
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_START) {
+  if (type == GST_EVENT_FLUSH_START) {
     /*
-     * From any thread, maybe while the streaming thread waits on a fence:
-     * that wait ends at once, its frame is dropped and the chain returns
-     * FLUSHING; the frames still held go at FLUSH_STOP
+     * From any thread, maybe while the task waits on a fence or the
+     * streaming thread for room: both waits end at once (the frame waited
+     * for dropped, the chain returns FLUSHING); once the event has made
+     * the src pad flushing (a push in progress ends), the task is paused
      */
     set_flushing (self, TRUE);
-  } else if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    /* serialized: the streaming thread's, as self->dev is */
+    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+    gst_pad_pause_task (srcpad);
+    return ret;
+  }
+  if (type == GST_EVENT_FLUSH_STOP) {
+    /* serialized: the streaming thread's, the task paused */
     if (self->dev) {
-      /* the held frames are stale: dropped, their jobs not waited for */
+      /* the frames queued are stale: dropped, their jobs not waited for */
       discard_inflight (self, 0);
+      g_mutex_lock (&self->qlock);
+      self->flow = GST_FLOW_OK;
+      g_mutex_unlock (&self->qlock);
       self->face_detected = FALSE;
       self->dropped = FALSE;
     }
     /* the waits stay cut short while stopping */
     set_flushing (self, FALSE);
-  } else if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
+    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+    GST_OBJECT_LOCK (self);
+    stopping = self->stopping;
+    GST_OBJECT_UNLOCK (self);
+    if (self->dev && !stopping)
+      gst_pad_start_task (srcpad, src_loop, self, NULL);
+    return ret;
+  }
+  if (GST_EVENT_IS_SERIALIZED (event) && self->dev) {
     /* EOS, a new segment or caps...: the frames before it go first */
-    GstFlowReturn ret = drain (self);
+    GstFlowReturn flow = drain (self);
 
-    if (ret != GST_FLOW_OK)
+    if (flow != GST_FLOW_OK)
       GST_DEBUG_OBJECT (self, "draining before %s: %s", GST_EVENT_TYPE_NAME (event),
-          gst_flow_get_name (ret));
+          gst_flow_get_name (flow));
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
 }
 
 /*
  * DRAIN (upstream wants its buffers back, e.g. to renegotiate its pool):
- * the frames held are finished and pushed before the query goes on
- * downstream. LATENCY: the frames held while the next one is submitted,
- * depth - 1 frames (none with an unknown frame rate).
+ * the frames queued are pushed before the query goes on downstream.
+ * LATENCY: nothing added to the minimum, DEPTH frames to the maximum
+ * (set_caps).
  */
 static gboolean
 gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
@@ -1528,8 +1686,9 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
     held = self->latency;
     GST_OBJECT_UNLOCK (self);
     gst_query_parse_latency (query, &live, &min, &max);
-    GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " of latency", GST_TIME_ARGS (held));
-    gst_query_set_latency (query, live, min + held,
+    GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " to the maximum latency",
+        GST_TIME_ARGS (held));
+    gst_query_set_latency (query, live, min,
         GST_CLOCK_TIME_IS_VALID (max) ? max + held : max);
   }
   return ret;
@@ -1541,20 +1700,21 @@ gst_fdif_face_detect_query (GstBaseTransform * trans, GstPadDirection direction,
  * base class asks. GstVideoMeta is not added to downstream's answer:
  * downstream would get the strides upstream chose (the element itself
  * reads both its paths through the video meta). What the element adds are
- * the frames it holds while the next one is on the device: to each pool's
- * minimum, which an upstream with a pool of its own adds to what it
- * queues (v4l2src), so that the held frame does not starve it. A pool
- * whose maximum leaves no room for that (max != 0 and min + held > max;
- * max 0 is no maximum) cannot give more: it is dropped for a pool of
- * upstream's own with that many more, as videorate does for the one
- * buffer it holds. With no answer downstream, only that minimum.
+ * the frames it holds once the chain returned, DEPTH (on the device, or
+ * being pushed): to each pool's minimum, which an upstream with a pool of
+ * its own adds to what it queues (v4l2src), so that the frames held do
+ * not starve it. A pool whose maximum leaves no room for them (max != 0
+ * and min + held > max; max 0 is no maximum) cannot give more: it is
+ * dropped for a pool of upstream's own with that many more, as videorate
+ * does for the one buffer it holds. With no answer downstream, only that
+ * minimum.
  */
 static gboolean
 gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (trans);
-  guint held = DEPTH - 1, down_min = 0, i = 0, n, size, min, max;
+  guint held = DEPTH, down_min = 0, i = 0, n, size, min, max;
   GstBufferPool *pool;
   GstVideoInfo info;
   GstCaps *caps;
@@ -1562,14 +1722,10 @@ gst_fdif_face_detect_propose_allocation (GstBaseTransform * trans,
 
   gst_query_parse_allocation (query, &caps, NULL);
   have_info = caps && gst_video_info_from_caps (&info, caps);
-  if (have_info)
-    held = depth_of (&info) - 1;
   answered = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
       decide_query, query);
   if (!answered)
     GST_DEBUG_OBJECT (self, "downstream did not answer the allocation query");
-  if (!held)
-    return answered;		/* no frame held: downstream's answer as it is */
   n = gst_query_get_n_allocation_pools (query);
   while (i < n) {
     gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
@@ -1598,18 +1754,42 @@ gst_fdif_face_detect_change_state (GstElement * element, GstStateChange transiti
   GstStateChangeReturn ret;
 
   /*
-   * The pads' deactivation waits for the streaming thread, which may wait
-   * on a hung job's fence: that wait ends now, as on FLUSH_START, and no
-   * other begins, whatever FLUSH_STOP comes before the sink pad goes
-   * (start() clears it)
+   * The pads' deactivation waits for the task, which may wait on a hung
+   * job's fence, and for the streaming thread, which may wait for room:
+   * those waits end now, as on FLUSH_START, and no other begins, whatever
+   * FLUSH_STOP comes before the sink pad goes (start() clears it); the
+   * src pad's deactivation stops the task
    */
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
     set_stopping (self, TRUE);
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  /* still PAUSED, still streaming: the waits as before */
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && ret == GST_STATE_CHANGE_FAILURE)
+  /* still PAUSED, still streaming: the waits as before, the task again */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY && ret == GST_STATE_CHANGE_FAILURE) {
     set_stopping (self, FALSE);
+    if (self->dev)
+      gst_pad_start_task (GST_BASE_TRANSFORM_SRC_PAD (self), src_loop, self, NULL);
+  }
   return ret;
+}
+
+/*
+ * The src pad's deactivation (PAUSED->READY, after stopping was set: the
+ * task's waits are over) stops its task before the base class's own.
+ */
+static gboolean
+gst_fdif_face_detect_src_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
+    gboolean active)
+{
+  GstFdifFaceDetect *self = GST_FDIF_FACE_DETECT (parent);
+
+  if (!active) {
+    g_mutex_lock (&self->qlock);
+    self->halted = TRUE;	/* a pad deactivated without a state change too */
+    g_cond_broadcast (&self->qcond);
+    g_mutex_unlock (&self->qlock);
+    gst_pad_stop_task (pad);
+  }
+  return self->base_src_activate_mode (pad, parent, mode, active);
 }
 
 /* never called (generate_output does the work); the base class wants one */
@@ -1629,6 +1809,8 @@ gst_fdif_face_detect_finalize (GObject * object)
     g_free (self->profiles[i]);
   if (self->poll)
     gst_poll_free (self->poll);
+  g_mutex_clear (&self->qlock);
+  g_cond_clear (&self->qcond);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -1750,6 +1932,8 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
 static void
 gst_fdif_face_detect_init (GstFdifFaceDetect * self)
 {
+  GstPad *srcpad;
+
   self->display = DEFAULT_DISPLAY;
   self->min_size_width = self->min_size_height = DEFAULT_MIN_SIZE;
   self->updates = DEFAULT_UPDATES;
@@ -1761,6 +1945,14 @@ gst_fdif_face_detect_init (GstFdifFaceDetect * self)
   self->min_stddev = DEFAULT_MIN_STDDEV;
   self->poll = gst_poll_new (TRUE);	/* NULL: no fd left, start() fails */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+  g_mutex_init (&self->qlock);
+  g_cond_init (&self->qcond);
+  g_queue_init (&self->inflight);
+  self->flow = GST_FLOW_OK;
+  srcpad = GST_BASE_TRANSFORM_SRC_PAD (self);
+  self->base_src_activate_mode = GST_PAD_ACTIVATEMODEFUNC (srcpad);
+  gst_pad_set_activatemode_function (srcpad,
+      GST_DEBUG_FUNCPTR (gst_fdif_face_detect_src_activate_mode));
   /* facedetect's (a GstVideoFilter): frames downstream reports late are dropped */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }
