@@ -5,7 +5,8 @@
  * run starts from valid files of each kind the decoders handle): PNG
  * grey, 16-bit, RGBA, palette with tRNS, interlaced; JPEG baseline,
  * progressive grey, CMYK with EXIF orientation 6; PGM/PPM binary,
- * ASCII, 16-bit. Build: cc make-seeds.c -lpng16 -ljpeg
+ * ASCII, 16-bit. Build: cc make-seeds.c -lpng16 -ljpeg (the PNGs through
+ * ../make-files.h, as make-big-images.c writes its own)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,20 +14,16 @@
 #include <string.h>
 
 #include <jpeglib.h>
-#include <png.h>
 
-static FILE *create(const char *dir, const char *name)
+#include "../make-files.h"
+
+/* the seeds' pixels: a palette's indexes, or a pattern */
+static void seed_row(unsigned int y, uint8_t *row, size_t len, void *palette)
 {
-	char path[4096];
-	FILE *f;
+	size_t x;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	return f;
+	for (x = 0; x < len; x++)
+		row[x] = palette ? (uint8_t)((x + y) % 3) : (uint8_t)(x * 29 + y * 71);
 }
 
 static void png(const char *dir, const char *name, unsigned int w, unsigned int h,
@@ -34,38 +31,11 @@ static void png(const char *dir, const char *name, unsigned int w, unsigned int 
 {
 	static const png_color plte[3] = { { 255, 0, 0 }, { 0, 128, 0 }, { 20, 40, 250 } };
 	static const png_byte trns[2] = { 0, 100 };
-	png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	png_infop info = png_create_info_struct(p);
+	int pal = type == PNG_COLOR_TYPE_PALETTE;
 	FILE *f = create(dir, name);
-	uint8_t row[64];
-	unsigned int y, x;
 
-	if (setjmp(png_jmpbuf(p)))
-		exit(1);
-	png_init_io(p, f);
-	png_set_IHDR(p, info, w, h, depth, type, interlace, PNG_COMPRESSION_TYPE_DEFAULT,
-		     PNG_FILTER_TYPE_DEFAULT);
-	if (type == PNG_COLOR_TYPE_PALETTE) {
-		png_set_PLTE(p, info, plte, 3);
-		png_set_tRNS(p, info, trns, 2, NULL);
-	}
-	png_write_info(p, info);
-	for (y = 0; y < h; y++) {
-		for (x = 0; x < sizeof(row); x++)
-			row[x] = type == PNG_COLOR_TYPE_PALETTE ? (uint8_t)((x + y) % 3) :
-								  (uint8_t)(x * 29 + y * 71);
-		if (interlace == PNG_INTERLACE_ADAM7) {
-			png_bytep rows[8];
-
-			for (x = 0; x < h; x++)
-				rows[x] = row;
-			png_write_image(p, rows);
-			break;
-		}
-		png_write_row(p, row);
-	}
-	png_write_end(p, NULL);
-	png_destroy_write_struct(&p, &info);
+	write_png(f, w, h, depth, type, interlace, plte, pal ? 3 : 0, trns, pal ? 2 : 0,
+		  seed_row, pal ? (void *)plte : NULL);
 	fclose(f);
 }
 
