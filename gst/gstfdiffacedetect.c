@@ -23,6 +23,51 @@
  * begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
  * flight.
  */
+
+/**
+ * SECTION:element-fdiffacedetect
+ * @title: fdiffacedetect
+ * @see_also: facedetect
+ *
+ * Finds faces on the TI OMAP4 Face Detection module (FDIF, a DRM accel
+ * device, through libfdif-drm) and reports them as gst-plugins-bad's
+ * facedetect does: an element message named "facedetect" per frame (see
+ * #GstFdifFaceDetect:updates) with the frame's timestamps and a list of
+ * "face" structures (x, y, width, height in the video's pixels, and
+ * confidence and angle), and a #GstVideoRegionOfInterestMeta of type
+ * "face" per face on the buffer. With #GstFdifFaceDetect:display the
+ * faces are outlined in the frame.
+ *
+ * It takes facedetect's properties, so a pipeline written for facedetect
+ * runs with the element's name changed: #GstFdifFaceDetect:min-neighbors
+ * is the device's threshold, #GstFdifFaceDetect:min-stddev skips flat
+ * frames, the cascade profiles, #GstFdifFaceDetect:scale-factor and
+ * #GstFdifFaceDetect:flags are accepted and ignored (a warning says so).
+ *
+ * GRAY8 and the luma plane of NV12, NV21, I420 and YV12 are read by the
+ * device where they are when the frame is a dma-buf in the device's own
+ * layout (320x240, stride 320 on the OMAP4); other sizes, and RGB, BGR,
+ * RGBx, BGRx, xRGB, YUY2 and UYVY (their grey), are copied and scaled
+ * into a buffer of the device. Each frame is pushed as soon as its jobs
+ * are done, with the next frame already on the device.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 -m v4l2src io-mode=dmabuf ! \
+ *     video/x-raw,format=NV12,width=320,height=240 ! fdiffacedetect ! fakesink
+ * ]| A camera's NV12 frames at the device's size, read by the device from
+ * the camera's dma-bufs; -m prints the facedetect messages.
+ * |[
+ * gst-launch-1.0 -m v4l2src ! videoconvert ! video/x-raw,format=RGB ! \
+ *     fdiffacedetect min-size-width=60 min-size-height=60 updates=on_change ! \
+ *     videoconvert ! autovideosink
+ * ]| facedetect's pipeline with fdiffacedetect in its place: RGB frames,
+ * copied as grey, the faces outlined, a message when a face appears or goes.
+ * |[
+ * gst-launch-1.0 -m filesrc location=photo.jpg ! jpegdec ! videoconvert ! \
+ *     imagefreeze num-buffers=1 ! fdiffacedetect directions=up+right+left ! fakesink
+ * ]| One photo, upright and sideways faces.
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -1886,6 +1931,16 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
       g_param_spec_double ("scale-factor", "Scale factor",
           "Factor by which the frame is scaled after each object scan (facedetect's; "
           "ignored: the FDIF scans its own scales)", 1.1, 10.0, DEFAULT_SCALE_FACTOR, rw));
+  /**
+   * GstFdifFaceDetect:min-neighbors:
+   *
+   * facedetect's strictness, mapped to the device's likelihood threshold
+   * when #GstFdifFaceDetect:threshold is -1 and this is set: the smallest
+   * threshold whose neighbours in the FDIF's model, (3 threshold + 2) / 5,
+   * are at least this many, the device's largest at most. 0 is threshold
+   * 0, 1 is 1, 2 is 3, 3 (the default) is 5 (the device's own), 4 is 6,
+   * 5 is 8, 6 and more are 9.
+   */
   g_object_class_install_property (gobject_class, PROP_MIN_NEIGHBORS,
       g_param_spec_int ("min-neighbors", "Minimum neighbors",
           "Minimum number (minus 1) of neighbor rectangles that makes up an object: "
@@ -1896,6 +1951,14 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
       g_param_spec_flags ("flags", "Flags",
           "Flags to cvHaarDetectObjects (facedetect's; ignored)",
           gst_fdif_face_detect_flags_get_type (), DEFAULT_FLAGS, rw));
+  /**
+   * GstFdifFaceDetect:min-stddev:
+   *
+   * A frame whose grey has a standard deviation below this is not sent to
+   * the device and is reported as a frame without a face, as facedetect
+   * does. The frame is read on the CPU for it (an imported one too), so
+   * it costs a pass over the frame when set.
+   */
   g_object_class_install_property (gobject_class, PROP_MIN_STDDEV,
       g_param_spec_int ("min-stddev", "Minimum image standard deviation",
           "Minimum image average standard deviation: on images with standard "
@@ -1904,7 +1967,7 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
           DEFAULT_MIN_STDDEV, rwp));
 
   gst_element_class_set_static_metadata (element_class,
-      "FDIF face detection", "Filter/Analyzer/Video",
+      "FDIF face detection", "Filter/Analyzer/Video/Hardware",
       "Finds faces on the FDIF accelerator and reports them like facedetect: "
       "bus messages and region-of-interest metas",
       "the fdif project");

@@ -44,6 +44,7 @@ fi
 gst-inspect-1.0 fdiffacedetect > "$tmp/out" 2> "$tmp/err"
 ok "gst-inspect-1.0 fdiffacedetect (exit $?)" [ $? -eq 0 ]
 ok "its plugin is fdif, from this build" has "Filename .*/gst/libgstfdif.so"
+ok "klass Filter/Analyzer/Video/Hardware" has "Klass  *Filter/Analyzer/Video/Hardware$"
 ok "a sink pad template" has "SINK template: 'sink'"
 ok "a src pad template" has "SRC template: 'src'"
 ok "GRAY8 caps" has "format: .*GRAY8"
