@@ -4,6 +4,7 @@
 #   run-guest.sh [--arch arm64|arm] [--debug-kernel] [--suite tests|stress] [--timeout S]
 #                [--share DIR] [--cmd SCRIPT] [--data] [--gst] [--opencv]
 #                [--device-opts OPTS] [--devices N] [--mem SIZE] [--out DIR]
+#                [--kbuild DIR] [--module KO]... [--only NAME,...]
 #
 # Builds (or reuses from $FDIF_CACHE) the kernel with the driver, the
 # patched QEMU, the arm64 programs and an initramfs; boots -M virt with the
@@ -32,11 +33,19 @@
 # --opencv adds gst-plugins-bad's facedetect (OpenCV) for the camera
 # benchmark (scripts/bench-camera.sh; gst-root.sh --opencv, ~170 MB);
 # it implies --gst.
+# For the driver's mutation tests (tests/mutation/mutate.py, layer driver):
+# --kbuild DIR boots the kernel build DIR (one accel-fdif/build.sh made and
+# printed; with --debug-kernel its debug build) as it is, without running
+# build.sh, so the cache's tree is neither synced nor rebuilt; --module KO
+# puts KO, a module built out of tree against it, in place of the module
+# of that name the build installs; --only NAME,... keeps only those
+# programs of the suite (KUnit always runs), each of which must exist.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 timeout_s=600 share= cmd= debug= suite=tests devopts="test-regs=on" out="$FDIF_BUILD/guest" data=
 mem=1G arch=arm64 opencv= gst=
-ndev=2
+ndev=2 kbuild_given= only=
+modules=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift ;;
@@ -52,12 +61,26 @@ while [ $# -gt 0 ]; do
 	--data) data=1 ;;
 	--gst) gst=1 ;;
 	--opencv) opencv=--opencv gst=1 ;;
+	--kbuild) kbuild_given=$2; shift ;;
+	--module) modules+=("$2"); shift ;;
+	--only) only=$2; shift ;;
 	*) die "run-guest.sh: unknown option $1" ;;
 	esac
 	shift
 done
 
 case "$ndev" in [1-8]) ;; *) die "run-guest.sh: --devices takes 1..8" ;; esac
+if [ -n "$kbuild_given" ]; then
+	[ -f "$kbuild_given/.fdif-src" ] ||
+		die "run-guest.sh: --kbuild $kbuild_given: not a kernel build of accel-fdif/build.sh (no .fdif-src)"
+	kbuild_given="$(cd "$kbuild_given" && pwd)"
+fi
+for ko in ${modules[@]+"${modules[@]}"}; do
+	case "$ko" in *.ko) ;; *) die "run-guest.sh: --module $ko: not a .ko file" ;; esac
+	[ -f "$ko" ] || die "run-guest.sh: --module $ko: no such file"
+done
+[ -z "$only" ] || [ -z "$cmd" ] || die "run-guest.sh: --only is for the test suites, not --cmd"
+case "$only" in *[!A-Za-z0-9_.,]*) die "run-guest.sh: --only takes NAME,NAME,..." ;; esac
 case "$mem" in [1-8]G) ;; *) die "run-guest.sh: --mem takes 1G..8G" ;; esac
 # --arch arm: a 32-bit ARM kernel (accel-fdif/build-arm32-virt.sh) on a
 # Cortex-A15, and the armhf programs in /tests, as on an OMAP4 board
@@ -128,7 +151,9 @@ if [ -n "$data" ]; then
 	apt_ensure "${FDIF_HOST_PKGS[@]}"
 	meson_build	# makes the test pictures (qemu-device/facedet/tests)
 fi
-if [ "$arch" = arm ]; then
+if [ -n "$kbuild_given" ]; then
+	kbuild=$kbuild_given
+elif [ "$arch" = arm ]; then
 	kbuild="$("$FDIF_ROOT/accel-fdif/build-arm32-virt.sh")"
 else
 	kbuild="$("$FDIF_ROOT/accel-fdif/build.sh" $debug)"
@@ -235,6 +260,14 @@ else
 	make -s -C "$ksrc" O="$kbuild" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 		INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 modules_install >/dev/null
 fi
+# --module: a module built out of tree in place of the installed one
+for ko in ${modules[@]+"${modules[@]}"}; do
+	dest="$(find "$root/lib/modules" -name "$(basename "$ko")")"
+	[ -n "$dest" ] && [ "$(printf '%s\n' "$dest" | wc -l)" -eq 1 ] ||
+		die "run-guest.sh: --module $ko: the kernel build installed no one $(basename "$ko")"
+	progress "$(basename "$ko"): $ko in place of the kernel build's"
+	cp "$ko" "$dest"
+done
 # the stress suite's test module (stalls a function's entry), built
 # out of tree against the debug kernel (the one with function tracing)
 kmod="$FDIF_BUILD/guest-kmod-debug"
@@ -318,6 +351,20 @@ fi
 (cd "$root/stress" && for t in fdif_*; do
 	case " ${STRESS_SUITES[*]} " in *" $t "*) ;; *) echo "$t" ;; esac
 done; printf '%s\n' "${STRESS_SUITES[@]}") > "$root/stress/ORDER"
+# --only: the suite's other programs left out (and out of its order)
+if [ -n "$only" ]; then
+	sdir="$root/$suite"
+	for n in ${only//,/ }; do
+		[ -e "$sdir/$n" ] || die "run-guest.sh: --only $n: the $suite suite has no such program"
+	done
+	for t in "$sdir"/fdif_*; do
+		case ",$only," in *",$(basename "$t"),"*) ;; *) rm -f "$t" ;; esac
+	done
+	if [ -f "$sdir/ORDER" ]; then
+		tr ',' '\n' <<< "$only" | grep -Fx -f - "$sdir/ORDER" > "$sdir/ORDER.only" || true
+		mv "$sdir/ORDER.only" "$sdir/ORDER"
+	fi
+fi
 # the board kit's runner, as a board owner runs it (test.sh's guest stage:
 # --cmd /bin/board-run). Its results come out on the console, as a
 # tarball: a system suspend (fdif_pm) leaves the virtio-9p share hung.

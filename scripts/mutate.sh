@@ -5,8 +5,8 @@
 #
 #   scripts/mutate.sh [--layer L]... [--id ID]... [--list] [--tap FILE]
 #
-# Without --layer: every layer with a runner (detector, device, library,
-# element). The work tree is never changed; the copy and its build are in
-# ${FDIF_BUILD:-build}/mutation. See tests/mutation/mutate.py --help and
+# Without --layer: every layer (detector, device, library, element, and
+# driver, which boots the guest for each mutant: hours). The work tree is
+# never changed; the copy and its build are in ${FDIF_BUILD:-build}/mutation. See tests/mutation/mutate.py --help and
 # docs/testing.md ("Mutation testing").
 exec /usr/bin/python3 "$(dirname "$0")/../tests/mutation/mutate.py" "$@"

@@ -16,6 +16,19 @@ only good mutants the run passes; a test that hangs is killed at its time
 limit (and counts as a kill) with nothing of it left running; a mutant a
 killed run left in the copy is put back and rebuilt; and when the
 unmutated code fails a test the run stops with an error.
+
+The driver layer's runner (guest boots) on a fake kernel and guest: a
+fake accel-fdif/build.sh and kernel tree whose 'make M=DIR modules'
+compiles DIR's C file into a program, and a fake guest/run-guest.sh that
+runs that program once for each test program and KUnit. A mutant a test
+program or KUnit fails is killed, by its boot; one that makes a program
+skip (the boot still exits 0) is killed too; one that compiles not is
+killed by the build; one nobody notices survives; stress/NAME boots the
+debug kernel; build.sh never sees a mutant (it syncs the cache's kernel
+tree) and each boot takes the cached build as it is (--kbuild) with the
+copy's module (--module); --list rejects a test that is no guest program
+and a file outside the driver's folder; --sample LAYER=N samples that
+layer.
 """
 
 import hashlib
@@ -146,6 +159,136 @@ tests: toy-add
 	return a - b;
 """
 
+DRV = "accel-fdif/drivers/accel/fdif"
+
+TOYMOD = r"""#include <stdio.h>
+#include <string.h>
+
+static int add(int a, int b)
+{
+	return a + b;
+}
+
+static int have_device(void)
+{
+	return 1;
+}
+
+static int stress_only(int a)
+{
+	return a * 3;
+}
+
+static int unused_path(int a)
+{
+	return a - 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *n = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(n, "kunit"))
+		printf("%s 1 - add\n1..1\n", add(2, 3) == 5 ? "ok" : "not ok");
+	else if (!strcmp(n, "fdif_a"))
+		printf("ok 1 - a\n1..1\n");
+	else if (!strcmp(n, "fdif_b"))
+		printf("ok 1 - b%s\n1..1\n", have_device() ? "" : " # SKIP no device");
+	else if (!strcmp(n, "fdif_stress_x"))
+		printf("%s 1 - x\n1..1\n", stress_only(2) == 6 ? "ok" : "not ok");
+	else if (!strcmp(n, "never"))
+		return unused_path(1);
+	return 0;
+}
+"""
+
+# prints the kernel build folder, as accel-fdif/build.sh does; logs the
+# driver sources it would sync into the cache's kernel tree
+TOYBUILD = r"""#!/bin/bash
+set -e
+root=$(cd "$(dirname "$0")/.." && pwd)
+echo "build $* $(cat "$root/DRV/"*.c | sha256sum | cut -c1-16)" >> "$TOY_LOG"
+mkdir -p "$TOY_CACHE/ksrc"
+printf 'modules:\n\tcc -o $(M)/fdif.ko $(wildcard $(M)/*.c)\n' > "$TOY_CACHE/ksrc/Makefile"
+b="$TOY_CACHE/build${1:+-debug}"
+mkdir -p "$b"
+echo "KSRC=$TOY_CACHE/ksrc" > "$b/.fdif-src"
+echo "$b"
+""".replace("DRV", DRV)
+
+TOYGUEST = r"""#!/bin/bash
+# the test boot (tests: fdif_a fdif_b) or the stress one (fdif_stress_x)
+set -e
+kb= ko= out= only= debug= suite=tests
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kbuild) kb=$2; shift ;;
+	--module) ko=$2; shift ;;
+	--out) out=$2; shift ;;
+	--only) only=$2; shift ;;
+	--timeout) shift ;;
+	--debug-kernel) debug=1 ;;
+	--suite) suite=$2; shift ;;
+	--mem) shift ;;
+	*) echo "unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -f "$kb/.fdif-src" ] && [ -f "$ko" ] || { echo "no --kbuild or --module" >&2; exit 2; }
+echo "boot suite=$suite debug=${debug:-0} kbuild=$kb module=$ko only=$only" >> "$TOY_LOG"
+progs="fdif_a fdif_b"
+[ "$suite" = stress ] && progs="fdif_stress_x"
+[ -z "$only" ] || progs=${only//,/ }
+for p in $progs; do
+	"$ko" "$p" > "$out/$p.tap"
+done
+"$ko" kunit > "$out/kunit-toy.tap"
+printf 'ok 1 - the guest ran to its end\n1..1\n' > "$out/guest.tap"
+! grep -q '^not ok' "$out"/*.tap
+"""
+
+DRIVER_MUTANTS = """=== toyd-add
+file: DRV/toy.c
+why: add subtracts (KUnit sees it)
+tests: fdif_a
+---
+	return a + b;
++++
+	return a - b;
+=== toyd-skip
+file: DRV/toy.c
+why: the device is not found: fdif_b skips, exit 0
+tests: fdif_b
+---
+	return 1;
++++
+	return 0;
+=== toyd-stress
+file: DRV/toy.c
+why: only the stress suite looks
+tests: stress/fdif_stress_x
+---
+	return a * 3;
++++
+	return a * 4;
+=== toyd-unused
+file: DRV/toy.c
+why: a path no test takes
+tests: fdif_a fdif_b
+---
+	return a - 1;
++++
+	return a - 2;
+=== toyd-nocompile
+file: DRV/toy.c
+why: a typo
+tests: fdif_a
+---
+static int add(int a, int b)
++++
+static int add(int a, int b
+""".replace("DRV", DRV)
+
 results = []
 
 
@@ -159,7 +302,8 @@ def check(ok, what, detail=""):
 
 def snapshot(d):
     h = hashlib.sha256()
-    for base, dirs, names in sorted(os.walk(d)):
+    # (top-down, pruned as it goes: .git changes when git refreshes its index)
+    for base, dirs, names in os.walk(d):
         dirs[:] = sorted(x for x in dirs if x != ".git")
         for n in sorted(names):
             p = os.path.join(base, n)
@@ -175,16 +319,92 @@ def tap_lines(path):
         return f.read().splitlines()
 
 
+def driver_layer(tmp, proj, tap):
+    """the guest runner on the fake kernel and guest"""
+    log = os.path.join(tmp, "toy.log")
+    env = dict(os.environ, TOY_LOG=log, TOY_CACHE=os.path.join(tmp, "toycache"))
+    scratch = os.path.join(tmp, "scratch-driver")
+    base = [sys.executable, TOOL, "--src", proj, "--mutants", os.path.join(proj, "mut"),
+            "--scratch", scratch, "--define-layer", "toyd:guest:all", "--layer", "toyd"]
+    before = snapshot(proj)
+    p = subprocess.run(base + ["--tap", tap], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, env=env)
+    lines = tap_lines(tap) if os.path.exists(tap) else []
+    text = p.stdout + "\n".join(lines)
+    byid = {}
+    for l in lines:
+        m = re.match(r"^(ok|not ok) (\d+) - (\S+) (.*)$", l)
+        if m:
+            byid[m.group(3)] = (m.group(1), m.group(4))
+    check(byid.get("toyd-add", ("", ""))[1].startswith("killed by tests:fdif_a (kunit-toy.tap: 1 not ok"),
+          "driver: a mutant KUnit notices is killed by its boot, and why", text)
+    check(byid.get("toyd-skip") == ("ok", "killed by tests:fdif_b (fdif_b.tap: 0 passed, unmutated 1)"),
+          "driver: a mutant that makes a program skip (exit 0) is killed", text)
+    check(byid.get("toyd-stress", ("", ""))[1].startswith(
+          "killed by stress:fdif_stress_x (fdif_stress_x.tap: 1 not ok"),
+          "driver: stress/NAME boots the stress suite and kills there", text)
+    check(byid.get("toyd-unused", ("", ""))[0] == "not ok" and
+          byid["toyd-unused"][1].startswith("survived"),
+          "driver: a mutant no program notices survives", text)
+    check(byid.get("toyd-nocompile", ("", ""))[1].startswith("killed by build"),
+          "driver: a mutant that does not compile is killed by the build", text)
+    check(p.returncode == 1 and "not ok - layer toyd: 4/5 killed (80%), goal 90%" in lines,
+          "driver: the layer's score counts the survivor", text)
+    with open(log) as f:
+        toylog = f.read().splitlines()
+    builds = [l for l in toylog if l.startswith("build ")]
+    boots = [l for l in toylog if l.startswith("boot ")]
+    clean = hashlib.sha256(TOYMOD.encode()).hexdigest()[:16]
+    check(builds and all(l.split()[-1] == clean for l in builds) and
+          any(l.split()[1:2] == ["--debug"] for l in builds),
+          "driver: build.sh (the cache's kernel) only ever sees the unmutated driver",
+          "\n".join(toylog))
+    moddir = os.path.join(scratch, "driver")
+    check(boots and all(("module=" + moddir) in l and "kbuild=" + os.path.join(tmp, "toycache") in l
+                        for l in boots) and
+          any("suite=stress debug=1" in l and "build-debug" in l for l in boots) and
+          all("suite=tests debug=0" in l or "suite=stress debug=1" in l for l in boots),
+          "driver: each boot takes the cached build (--kbuild) and the copy's module (--module); "
+          "stress boots the debug kernel", "\n".join(toylog))
+    check(snapshot(proj) == before, "driver: the work tree is unchanged")
+    # --list: a test that is no guest program, a file outside the folder
+    with open(os.path.join(proj, "mut", "toyd.txt"), "a") as f:
+        f.write("=== toyd-badname\nfile: %s/toy.c\nwhy: x\ntests: fdif-a\n---\n"
+                "\treturn a + b;\n+++\n\treturn b + a;\n"
+                "=== toyd-outside\nfile: calc.c\nwhy: x\n---\n\treturn a * 2;\n+++\n"
+                "\treturn a * 3;\n" % DRV)
+    p = subprocess.run(base + ["--list"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, env=env)
+    check(p.returncode == 1 and "test 'fdif-a': want a guest program" in p.stdout and
+          "calc.c: the driver layer mutates the files of " + DRV in p.stdout,
+          "driver: --list rejects a bad test name and a file outside the driver", p.stdout)
+    with open(os.path.join(proj, "mut", "toyd.txt"), "w") as f:
+        f.write(DRIVER_MUTANTS)
+    # --sample LAYER=N: N of that layer
+    p = subprocess.run(base + ["--sample", "toyd=1", "--seed", "x", "--tap", tap],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
+                       env=env)
+    lines = tap_lines(tap) if os.path.exists(tap) else []
+    check(lines[-1:] == ["1..1"], "driver: --sample toyd=1 runs one mutant of the layer",
+          p.stdout + "\n".join(lines))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="fdif-mutate-test-") as tmp:
         proj = os.path.join(tmp, "toy")
         os.makedirs(os.path.join(proj, "mut"))
+        os.makedirs(os.path.join(proj, DRV))
+        os.makedirs(os.path.join(proj, "guest"))
         for name, text in (("calc.c", CALC), ("meson.build", MESON),
                            ("mut/toy.txt", MUTANTS), ("mut/toyhang.txt", HANG),
-                           ("mut/toyknown.txt", KNOWN),
+                           ("mut/toyknown.txt", KNOWN), ("mut/toyd.txt", DRIVER_MUTANTS),
+                           (DRV + "/toy.c", TOYMOD), ("accel-fdif/build.sh", TOYBUILD),
+                           ("guest/run-guest.sh", TOYGUEST),
                            ("notes.txt", "untracked, copied\n")):
             with open(os.path.join(proj, name), "w") as f:
                 f.write(text)
+        for name in ("accel-fdif/build.sh", "guest/run-guest.sh"):
+            os.chmod(os.path.join(proj, name), 0o755)
         git = ["git", "-C", proj, "-c", "user.name=t", "-c", "user.email=t@t"]
         subprocess.run(git + ["init", "-q"], check=True)
         subprocess.run(git + ["add", "calc.c", "meson.build", "mut/toy.txt", "mut/toyhang.txt"],
@@ -309,6 +529,9 @@ def main():
                            stderr=subprocess.STDOUT, universal_newlines=True)
         check(p.returncode == 2 and "unmutated code fails" in p.stdout and not os.path.exists(tap + "2"),
               "a failing unmutated test stops the run with an error", p.stdout)
+        with open(os.path.join(proj, "calc.c"), "w") as f:
+            f.write(good)
+        driver_layer(tmp, proj, tap)
     print("1..%d" % len(results))
     return 0 if all(results) else 1
 

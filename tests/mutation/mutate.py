@@ -31,13 +31,21 @@ Layers and how they run:
               incrementally
     library   meson tests of suite libfdif
     element   meson tests of suite gst-fdif
-    driver    no runner yet
+    driver    the DRM accel driver in guest boots: the mutated
+              accel-fdif/drivers/accel/fdif/ built as an out-of-tree
+              module (make M=) in the copy, against the cached kernel
+              build (accel-fdif/build.sh, run once on the unmutated
+              copy), booted by the copy's guest/run-guest.sh (--kbuild,
+              --module) with the guest suites that cover it (--only);
+              see GuestRunner
 
 The score of a layer is killed / (killed + survived); equivalent mutants
 are left out, and a known survivor ('survives: REASON': no test can tell
 it yet, and why) counts as survived but is reported apart. --sample N
 runs N mutants of each layer, chosen by --seed; then every one of them
 must be killed, equivalent or known, and the scores are only printed.
+--sample LAYER=N sets one layer's number apart (the driver's mutants
+boot a guest each: --sample 8 --sample driver=2).
 Exit status: 0 when every layer run reaches the goal (90%)
 and no mutant is an error; 1 otherwise; 2 when the run could not start
 (the unmutated code fails a test, the scratch build fails, bad options).
@@ -65,7 +73,7 @@ LAYERS = {
     "device": ("qtest", ["all"]),
     "library": ("meson", ["suite:libfdif"]),
     "element": ("meson", ["suite:gst-fdif"]),
-    "driver": ("none", []),
+    "driver": ("guest", ["all"]),
 }
 ORDER = ["detector", "device", "library", "element", "driver"]
 
@@ -564,6 +572,268 @@ class QtestRunner:
         self.sync()
 
 
+class GuestRunner:
+    """the driver layer: each mutant built as an out-of-tree module and
+    booted in the guest with the suites that cover it
+
+    The mutants are planted in a copy of accel-fdif/drivers/accel/fdif/
+    of their own (SCRATCH/driver/KIND/fdif), never in the copied tree's
+    accel-fdif/ (the copy's accel-fdif/build.sh syncs that into the
+    cache's kernel tree) nor in the cache. Once a run, the copy's
+    accel-fdif/build.sh (with --debug for the stress boots) makes sure
+    the cached kernel build is current for the unmutated driver and
+    prints it; the module is then built from the mutant's folder against
+    it (make -C KSRC O=KBUILD M=DIR modules, as run-guest.sh builds the
+    stress suite's test module), and the copy's guest/run-guest.sh boots
+    that kernel as it is (--kbuild) with the module in place of the
+    cached one (--module), the programs the mutant's tests name
+    (--only) and its results in a folder of the run's (FDIF_BUILD is
+    SCRATCH/guest-build: the guest programs are built there once).
+
+    Tests are the guest suites' program names (fdif_submit_args,
+    fdif_query.armhf, fdif_lib, fdif_cli...; 'all' for every one) in the
+    test boot (guest stage), or stress/NAME in the debug kernel's stress
+    boot (--debug-kernel --suite stress --mem 4G); KUnit runs in every
+    boot (it is in the module). The programs of one boot are one test:
+    a mutant boots once a kernel it needs. The unmutated module boots
+    once a kernel with every program any mutant names, and must pass;
+    a mutant is killed when its boot fails (run-guest.sh exits non-zero:
+    a test, KUnit, a splat, a hang), or when a result file of the
+    unmutated boot is missing or has fewer passes or more skips (the
+    summary counts a skip as a failure too).
+    """
+
+    DRIVER = "accel-fdif/drivers/accel/fdif"
+    # kind: (accel-fdif/build.sh's options, run-guest.sh's, its suite)
+    KINDS = {
+        "tests": ([], [], "tests"),
+        "stress": (["--debug"], ["--debug-kernel", "--suite", "stress", "--mem", "4G"], "stress"),
+    }
+    NAME = re.compile(r"^(stress/)?(all|fdif_[A-Za-z0-9_]+(\.armhf)?)$")
+    # a boot takes minutes: its limit is 3 times the unmutated one's, and
+    # the guest's own at most its test.sh stage's (guest 600 s, stress 1200)
+    LIMIT_FACTOR = 3
+    LIMIT_MIN = 300.0
+    GUEST_MAX = {"tests": 600, "stress": 1200}
+
+    def __init__(self, tool):
+        self.tool = tool
+        self.base = os.path.join(tool.scratch, "driver")
+        self.gbuild = os.path.abspath(tool.a.guest_build or os.path.join(tool.scratch, "guest-build"))
+        self.kernels = {}       # kind -> (ksrc, kbuild)
+        self.expected = {}      # kind -> {result file: (passed, skipped, failed)}
+        self.why = None
+        self.ready = False
+
+    @classmethod
+    def check_specs(cls, specs):
+        return ["test %r: want a guest program (fdif_NAME, fdif_NAME.armhf), 'all', "
+                "or stress/ before either" % x for x in specs if not cls.NAME.match(x)]
+
+    def moddir(self, kind):
+        return os.path.join(self.base, kind, "fdif")
+
+    def env(self):
+        e = dict(os.environ)
+        e["FDIF_BUILD"] = self.gbuild
+        return e
+
+    def setup(self):
+        if self.ready:
+            return
+        os.makedirs(self.gbuild, exist_ok=True)
+        for kind in self.KINDS:
+            self.sync(kind)
+        self.ready = True
+
+    def sync(self, kind):
+        """the kind's module folder: the copy's driver sources, by content
+        (a file put back after an interrupted run gets a new mtime)"""
+        src = os.path.join(self.tool.src, self.DRIVER)
+        if not os.path.isdir(src):
+            raise Fatal("no %s in the copy" % self.DRIVER)
+        dst = self.moddir(kind)
+        os.makedirs(dst, exist_ok=True)
+        for nm in sorted(os.listdir(src)):
+            a, b = os.path.join(src, nm), os.path.join(dst, nm)
+            if os.path.isfile(a) and not (os.path.isfile(b) and same_file(a, b)):
+                shutil.copyfile(a, b)
+
+    def kernel(self, kind):
+        """(KSRC, KBUILD) of the kind's cached kernel, built by the copy's
+        accel-fdif/build.sh (unmutated) the first time a run needs it"""
+        if kind not in self.kernels:
+            t = self.tool
+            log = os.path.join(self.base, "kernel-%s.log" % kind)
+            say("accel-fdif/build.sh %s(the cached %skernel; built if stale)"
+                % (" ".join(self.KINDS[kind][0]) + " " if self.KINDS[kind][0] else "",
+                   "debug " if kind == "stress" else ""))
+            with open(log, "w") as lf:
+                p = subprocess.run(["nice", os.path.join(t.src, "accel-fdif", "build.sh")]
+                                   + self.KINDS[kind][0], stdout=subprocess.PIPE, stderr=lf,
+                                   stdin=subprocess.DEVNULL, env=self.env())
+            lines = p.stdout.decode(errors="replace").split()
+            kbuild = lines[-1] if lines else ""
+            info = os.path.join(kbuild, ".fdif-src")
+            if p.returncode != 0 or not kbuild or not os.path.isfile(info):
+                raise Fatal("accel-fdif/build.sh %s failed: %s\n  %s" % (
+                    " ".join(self.KINDS[kind][0]), log, "\n  ".join(tail(log))))
+            with open(info) as f:
+                m = re.search(r"(?m)^KSRC=(.*)$", f.read())
+            if not m or not os.path.isdir(m.group(1)):
+                raise Fatal("%s names no kernel source" % info)
+            self.kernels[kind] = (m.group(1), kbuild)
+        return self.kernels[kind]
+
+    def expand(self, specs):
+        """one test a boot: 'KIND:all' or 'KIND:NAME,NAME' (sorted)"""
+        bad = self.check_specs(specs)
+        if bad:
+            raise KeyError("; ".join(bad))
+        want = {}
+        for x in specs:
+            kind, name = ("stress", x[7:]) if x.startswith("stress/") else ("tests", x)
+            want.setdefault(kind, set()).add(name)
+        return ["%s:%s" % (k, "all" if "all" in want[k] else ",".join(sorted(want[k])))
+                for k in sorted(want)]
+
+    @staticmethod
+    def split(unit):
+        kind, names = unit.split(":", 1)
+        return kind, (None if names == "all" else names.split(","))
+
+    def build_for(self, tests, log):
+        """the module of each kernel the tests boot; (rc, seconds)"""
+        start, rc = time.monotonic(), 0
+        with open(log, "w"):
+            pass
+        for kind in sorted(set(self.split(u)[0] for u in tests)):
+            ksrc, kbuild = self.kernel(kind)
+            cmd = ["nice", "make", "-C", ksrc, "O=" + kbuild, "M=" + self.moddir(kind),
+                   "ARCH=arm64", "CROSS_COMPILE=aarch64-linux-gnu-",
+                   "-j%d" % (os.cpu_count() or 1), "modules"]
+            part = log + "." + kind
+            rc, _ = run(cmd, log=part)
+            with open(log, "a") as lf, open(part, errors="replace") as pf:
+                lf.write("$ %s\n%s" % (" ".join(cmd), pf.read()))
+            os.unlink(part)
+            if rc != 0:
+                break
+            if not os.path.isfile(os.path.join(self.moddir(kind), "fdif.ko")):
+                rc = "no fdif.ko"
+                break
+        return rc, time.monotonic() - start
+
+    def boot(self, unit, timeout, log):
+        """run-guest.sh for one unit; (rc, seconds, its results folder)"""
+        kind, names = self.split(unit)
+        kbuild = self.kernel(kind)[1]
+        out = os.path.join(self.base, "results-%s-%s"
+                           % (kind, hashlib.sha256(unit.encode()).hexdigest()[:12]))
+        if os.path.isdir(out):
+            shutil.rmtree(out)
+        os.makedirs(out)
+        # the guest's own limit first: a hung guest is a result (guest.tap
+        # says so); the guest programs' build (the first time: cross builds,
+        # Debian's arm64 GStreamer) and the packing get an hour more
+        guest = int(max(60, min(timeout, self.GUEST_MAX[kind])))
+        cmd = ["nice", os.path.join(self.tool.src, "guest", "run-guest.sh")] + \
+            self.KINDS[kind][1] + ["--kbuild", kbuild,
+                                  "--module", os.path.join(self.moddir(kind), "fdif.ko"),
+                                  "--out", out, "--timeout", str(guest)]
+        if names:
+            cmd += ["--only", ",".join(names)]
+        rc, sec = run(cmd, env=self.env(), timeout=guest + 3600, log=log)
+        return rc, sec, out
+
+    @staticmethod
+    def tally(out):
+        """{result file: (passed, skipped, failed)} of a results folder"""
+        res = {}
+        for nm in sorted(os.listdir(out)):
+            if not nm.endswith(".tap"):
+                continue
+            passed = skipped = failed = 0
+            with open(os.path.join(out, nm), errors="replace") as f:
+                for line in f:
+                    if re.match(r"^not ok\b", line):
+                        failed += 1
+                    elif re.match(r"^ok\b", line):
+                        if re.search(r"#\s*skip", line, re.I):
+                            skipped += 1
+                        else:
+                            passed += 1
+            res[nm] = (passed, skipped, failed)
+        return res
+
+    def run_unmutated(self, tests, timeout):
+        """one boot a kernel, with every program the units name; ({unit:
+        seconds}, [what failed])"""
+        times, bad = {}, []
+        for kind in sorted(set(self.split(u)[0] for u in tests)):
+            units = [u for u in tests if self.split(u)[0] == kind]
+            names = set()
+            for u in units:
+                n = self.split(u)[1]
+                names = None if n is None or names is None else names | set(n)
+            unit = "%s:%s" % (kind, "all" if names is None else ",".join(sorted(names)))
+            log = os.path.join(self.tool.scratch, "unmutated-boot-%s.log" % kind)
+            rc, sec, out = self.boot(unit, timeout, log)
+            res = self.tally(out)
+            say("  unmutated %s boot: %s (%.0fs, %d result files)"
+                % (kind, "ok" if rc == 0 else "FAILED", sec, len(res)))
+            if rc != 0:
+                bad.append("the %s boot (%s; log %s, results %s)" % (
+                    kind, "timed out" if rc == "timeout" else "exit %s" % rc, log, out))
+            self.expected[kind] = res
+            for u in units:
+                times[u] = sec
+        return times, bad
+
+    def run_test(self, unit, timeout, log):
+        """a mutant's boot: (rc, seconds); self.why says what failed"""
+        kind, names = self.split(unit)
+        rc, sec, out = self.boot(unit, timeout, log)
+        self.why = None
+        if rc == "timeout":
+            return rc, sec
+        res = self.tally(out)
+        want = self.expected.get(kind, {})
+        files = [f for f in want if f != "guest.tap" and
+                 (names is None or f.startswith("kunit-") or f[:-4] in names)]
+        whys = []
+        for f in sorted(res):
+            if res[f][2]:
+                whys.append("%s: %d not ok" % (f, res[f][2]))
+        for f in files:
+            if f not in res:
+                whys.append("%s missing" % f)
+            elif res[f][0] < want[f][0]:
+                whys.append("%s: %d passed, unmutated %d" % (f, res[f][0], want[f][0]))
+            elif res[f][1] > want[f][1]:
+                whys.append("%s: %d skipped, unmutated %d" % (f, res[f][1], want[f][1]))
+        if rc != 0 and not whys:
+            whys.append("run-guest.sh exit %s (log %s)" % (rc, log))
+        if whys:
+            self.why = "; ".join(whys[:3]) + ("; ..." if len(whys) > 3 else "")
+            return rc if rc != 0 else "results", sec
+        return 0, sec
+
+    def mutant_path(self, rel):
+        if os.path.dirname(rel) != self.DRIVER or \
+           not os.path.isfile(os.path.join(self.moddir("tests"), os.path.basename(rel))):
+            raise KeyError("%s: the driver layer mutates the files of %s/ only" % (rel, self.DRIVER))
+        return os.path.join(self.moddir("tests"), os.path.basename(rel))
+
+    def after_write(self, rel):
+        # the other kernels' module folders get the same text
+        a = self.mutant_path(rel)
+        for kind in self.KINDS:
+            b = os.path.join(self.moddir(kind), os.path.basename(rel))
+            if b != a and not same_file(a, b):
+                shutil.copyfile(a, b)
+
+
 # ---------------------------------------------------------------- the tool
 
 class Tool:
@@ -581,8 +851,8 @@ class Tool:
         self.order = list(ORDER)
         for d in a.define_layer or []:
             parts = d.split(":", 2)
-            if len(parts) < 2 or parts[1] not in ("meson", "qtest", "none"):
-                raise Fatal("--define-layer %s: want NAME:meson|qtest|none[:TEST,...]" % d)
+            if len(parts) < 2 or parts[1] not in ("meson", "qtest", "guest", "none"):
+                raise Fatal("--define-layer %s: want NAME:meson|qtest|guest|none[:TEST,...]" % d)
             specs = parts[2].split(",") if len(parts) > 2 and parts[2] else []
             self.layers[parts[0]] = (parts[1], specs)
             if parts[0] not in self.order:
@@ -591,7 +861,8 @@ class Tool:
 
     def runner(self, kind):
         if kind not in self.runners:
-            self.runners[kind] = {"meson": MesonRunner, "qtest": QtestRunner}[kind](self)
+            self.runners[kind] = {"meson": MesonRunner, "qtest": QtestRunner,
+                                  "guest": GuestRunner}[kind](self)
         return self.runners[kind]
 
     def load(self, layers):
@@ -623,14 +894,15 @@ def main(argv=None):
         description="plant one bug at a time in a copy of the tree and see a test fail",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--layer", action="append", help="run this layer (repeatable; default: every "
-                    "layer with a runner: detector device library element)")
+                    "layer with a runner: detector device library element driver)")
     ap.add_argument("--id", action="append", help="run only this mutant (repeatable)")
     ap.add_argument("--list", action="store_true",
                     help="list the mutants and check each applies; build and run nothing")
     ap.add_argument("--tap", help="write the results as TAP to this file")
-    ap.add_argument("--sample", type=int, metavar="N",
-                    help="run N mutants of each layer, chosen by --seed (each must be killed, "
-                         "equivalent or a known survivor; the layers' scores are not judged)")
+    ap.add_argument("--sample", action="append", metavar="[LAYER=]N",
+                    help="run N mutants of each layer (LAYER=N: of that layer; repeatable), "
+                         "chosen by --seed (each must be killed, equivalent or a known "
+                         "survivor; the layers' scores are not judged)")
     ap.add_argument("--seed", default="", help="what chooses --sample's mutants (e.g. a commit)")
     ap.add_argument("--timeout", type=float,
                     help="each test's time limit in seconds (default: 5 times its unmutated "
@@ -641,9 +913,20 @@ def main(argv=None):
     ap.add_argument("--mutants", help="folder of LAYER.txt files (default: SRC/tests/mutation)")
     ap.add_argument("--define-layer", action="append", metavar="NAME:KIND[:TEST,...]",
                     help="a layer of one's own (KIND meson, qtest or none), for the tool's own test")
+    ap.add_argument("--guest-build", metavar="DIR",
+                    help="the driver layer's FDIF_BUILD for its guest boots (the guest programs' "
+                         "builds; default SCRATCH/guest-build)")
     ap.add_argument("--meson-option", action="append", metavar="-Dx=y",
                     help="an option for the scratch meson setup")
     a = ap.parse_args(argv)
+
+    sample = {}
+    for x in a.sample or []:
+        m = re.match(r"^(?:([A-Za-z0-9_-]+)=)?([0-9]+)$", x)
+        if not m or int(m.group(2)) < 1:
+            ap.error("--sample %s: want N or LAYER=N, N at least 1" % x)
+        sample[m.group(1) or "*"] = int(m.group(2))
+    a.sample = sample or None
 
     def stop(signum, frame):
         raise KeyboardInterrupt
@@ -688,9 +971,10 @@ def run_tool(t):
         # the same N of each layer for the same seed, another N for another
         # seed (CI gives its commit): over many runs every mutant runs
         for l in layers:
-            if mutants[l]:
+            n = a.sample.get(l, a.sample.get("*"))
+            if mutants[l] and n:
                 mutants[l] = sorted(mutants[l], key=lambda m: hashlib.sha256(
-                    (a.seed + m.id).encode()).hexdigest())[:a.sample]
+                    (a.seed + m.id).encode()).hexdigest())[:n]
 
     if a.list:
         return list_mutants(t, layers, mutants)
@@ -732,7 +1016,12 @@ def run_tool(t):
         if rc != 0:
             raise Fatal("the unmutated code does not build: %s" % log)
         bad = []
-        for x in tests:
+        if hasattr(r, "run_unmutated"):
+            # the guest boots: one a kernel for all the tests of the run
+            times, bad = r.run_unmutated(tests, a.timeout or 1800)
+            for x in tests:
+                t.baseline[(kind, x)] = times[x]
+        for x in tests if not hasattr(r, "run_unmutated") else []:
             log = os.path.join(t.scratch, "unmutated-%s.log" % re.sub(r"[^A-Za-z0-9_.-]", "_", x))
             rc, sec = r.run_test(x, a.timeout or 1800, log)
             t.baseline[(kind, x)] = sec
@@ -773,13 +1062,16 @@ def run_tool(t):
             else:
                 m.status = "survived"
                 for x in tests:
-                    limit = a.timeout or max(30.0, 5 * t.baseline[(kind, x)])
+                    limit = a.timeout or max(getattr(r, "LIMIT_MIN", 30.0),
+                                             getattr(r, "LIMIT_FACTOR", 5) * t.baseline[(kind, x)])
                     log = os.path.join(t.scratch, "mutant-%s.log" % m.id)
                     rc, sec = r.run_test(x, limit, log)
                     if rc != 0:
                         m.status = "killed"
                         m.detail = "killed by %s%s" % (x, " (time limit %.0fs)" % limit
                                                        if rc == "timeout" else "")
+                        if rc != "timeout" and getattr(r, "why", None):
+                            m.detail += " (%s)" % r.why
                         break
         finally:
             write_file(path, orig)
@@ -810,6 +1102,11 @@ def list_mutants(t, layers, mutants):
         print("%s: %d mutants%s" % (l, len(mutants[l]), "  (no runner yet)" if kind == "none" else ""))
         for m in mutants[l]:
             check_applies(m, t.root)
+            if kind == "guest":
+                m.errors += GuestRunner.check_specs(m.tests or [])
+                if m.file and os.path.dirname(m.file) != GuestRunner.DRIVER:
+                    m.errors.append("%s: the driver layer mutates the files of %s/ only"
+                                    % (m.file, GuestRunner.DRIVER))
             state = "ERROR: " + "; ".join(m.errors) if m.errors else \
                 ("equivalent: " + m.equivalent if m.equivalent else "")
             print("  %-40s %s%s%s" % (m.id, m.file, "  tests: " + " ".join(m.tests) if m.tests else "",
