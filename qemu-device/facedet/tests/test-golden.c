@@ -304,39 +304,25 @@ static int near(int a, int b, int tol)
 	return a - b <= tol && b - a <= tol;
 }
 
-/* Raw windows: how many of @a are not in @b. */
-static int raw_missing(const struct cvrect *a, int na, const struct facedet_rect *b, int nb)
-{
-	int i, j, miss = 0;
-
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb; j++)
-			if (a[i].x == b[j].x && a[i].y == b[j].y && a[i].w == b[j].w &&
-			    a[i].h == b[j].h)
-				break;
-		miss += j == nb;
-	}
-	return miss;
-}
-
-static int cv_raw_missing(const struct facedet_rect *a, int na, const struct cvrect *b, int nb)
-{
-	int i, j, miss = 0;
-
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb; j++)
-			if (a[i].x == b[j].x && a[i].y == b[j].y && a[i].w == b[j].w &&
-			    a[i].h == b[j].h)
-				break;
-		miss += j == nb;
-	}
-	return miss;
-}
-
 struct box {
 	double x, y, w, h;
 	int n;
 };
+
+/* Raw windows: how many of @a are not in @b (the same box to the pixel). */
+static int raw_missing(const struct box *a, int na, const struct box *b, int nb)
+{
+	int i, j, miss = 0;
+
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb; j++)
+			if (a[i].x == b[j].x && a[i].y == b[j].y && a[i].w == b[j].w &&
+			    a[i].h == b[j].h)
+				break;
+		miss += j == nb;
+	}
+	return miss;
+}
 
 /*
  * OpenCV's boxes @c against ours @o, one to one: x, y, w and h within @tol
@@ -382,6 +368,7 @@ static int cv_check(struct facedet_ctx *ctx, const char *name, const uint8_t *im
 {
 	static struct facedet_rect r[4096];
 	const unsigned int x0 = q->roi[0], y0 = q->roi[1], sx = q->roi[2], sy = q->roi[3];
+	struct box *c, *o;
 	char what[96];
 	int n, i, bad = 0, lhit;
 
@@ -401,10 +388,18 @@ static int cv_check(struct facedet_ctx *ctx, const char *name, const uint8_t *im
 		r[i].x += x0;
 		r[i].y += y0;
 	}
+	c = g_new0(struct box, q->n + 1);
+	o = g_new0(struct box, n + 1);
+	for (i = 0; i < q->n; i++)
+		c[i] = (struct box){ q->r[i].x, q->r[i].y, q->r[i].w, q->r[i].h, q->r[i].n };
+	for (i = 0; i < n; i++)
+		o[i] = (struct box){ r[i].x, r[i].y, r[i].w, r[i].h, r[i].hits };
 	if (!q->k) {
 		int budget = 1 + q->n / 50;
-		int only_cv = raw_missing(q->r, q->n, r, n), only_ours = cv_raw_missing(r, n, q->r, q->n);
+		int only_cv = raw_missing(c, q->n, o, n), only_ours = raw_missing(o, n, c, q->n);
 
+		g_free(o);
+		g_free(c);
 		if (only_cv > budget || only_ours > budget) {
 			printf("# %s: raw windows: OpenCV %d, ours %d; %d only OpenCV's, %d only ours"
 			       " (at most %d each)\n", what, q->n, n, only_cv, only_ours, budget);
@@ -413,17 +408,9 @@ static int cv_check(struct facedet_ctx *ctx, const char *name, const uint8_t *im
 		return 0;
 	}
 	/* grouped: one to one */
-	{
-		struct box *c = g_new0(struct box, q->n + 1), *o = g_new0(struct box, n + 1);
-
-		for (i = 0; i < q->n; i++)
-			c[i] = (struct box){ q->r[i].x, q->r[i].y, q->r[i].w, q->r[i].h, q->r[i].n };
-		for (i = 0; i < n; i++)
-			o[i] = (struct box){ r[i].x, r[i].y, r[i].w, r[i].h, r[i].hits };
-		bad += match_boxes(what, c, q->n, o, n, q->k, 1);
-		g_free(o);
-		g_free(c);
-	}
+	bad += match_boxes(what, c, q->n, o, n, q->k, 1);
+	g_free(o);
+	g_free(c);
 	/* facedet_detect() at each LHIT that maps to K */
 	for (lhit = 0; lhit <= FACEDET_MAX_LHIT; lhit++) {
 		struct facedet_face f[FACEDET_MAX_FACES];
