@@ -250,7 +250,9 @@ static bool is_still_face(const struct fdif_face *still, int n, const guint *b)
 
 /*
  * Show each picture on the camera, pull frames from the appsink until
- * FRAMES hold it, and check each one's metas and message.
+ * FRAMES hold it, and check each one's metas and message. min-size 0:
+ * every face the device finds, as the still picture's (the element's
+ * default, facedetect's 30, would drop the smaller ones).
  */
 static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *self,
 			 const char *io_mode, const char *format)
@@ -262,7 +264,8 @@ static void check_stream(struct __test_metadata *_metadata, FIXTURE_DATA(gst) *s
 
 	desc = g_strdup_printf("v4l2src device=%s io-mode=%s ! "
 			       "video/x-raw,format=%s,width=%d,height=%d ! "
-			       "fdiffacedetect name=det directions=up display=false ! "
+			       "fdiffacedetect name=det directions=up display=false "
+			       "min-size-width=0 min-size-height=0 ! "
 			       "appsink name=sink sync=false max-buffers=2", self->node,
 			       io_mode, format, W, H);
 	self->pipeline = play(desc);
