@@ -623,10 +623,14 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 		fclose(f);
 		return -ENOMEM;
 	}
+	errno = 0;
 	if (setjmp(png_jmpbuf(png))) {
+		/* the write's own error (ENOSPC...): libpng only says "Write Error" */
+		int err = errno ? errno : EIO;
+
 		png_destroy_write_struct(&png, &info);
 		fclose(f);
-		return -EIO;
+		return -err;
 	}
 	png_init_io(png, f);
 	png_set_IHDR(png, info, img->width, img->height, 8,
@@ -638,7 +642,7 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 		png_write_row(png, img->pixels + (size_t)y * img->stride);
 	png_write_end(png, NULL);
 	png_destroy_write_struct(&png, &info);
-	return fclose(f) ? -EIO : 0;
+	return fclose(f) ? (errno ? -errno : -EIO) : 0;
 }
 
 /* --- JPEG ------------------------------------------------------------- */

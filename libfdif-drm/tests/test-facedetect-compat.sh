@@ -72,6 +72,19 @@ run_real() {
 	return 0
 }
 
+# run_ours FACES OPTION...: ours in its folder, on the fake FDIF finding
+# FACES; its output in o.out and o.err, its exit status in rc_ours, its
+# jobs in log
+run_ours() {
+	faces=$1
+	shift
+	: > "$tmp/log"
+	(cd "$tmp/o" && env FDIF_ACCEL_DIR="$tmp/accel" FDIF_MOCK_DEVICE="$tmp/accel/accel0" \
+		FDIF_MOCK_FACES="$faces" FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" $ours "$@") \
+		> "$tmp/o.out" 2> "$tmp/o.err"
+	rc_ours=$?
+}
+
 # compare NAME FACES LINES JOBS WANT OPTION... : run both, compare. FACES:
 # what the fake FDIF finds ("cx,cy,size,confidence;..."); LINES: "same" if
 # both must print as many lines, "any" if not; JOBS: the jobs ours must
@@ -82,11 +95,7 @@ compare() {
 	name=$1 faces=$2 lines=$3 jobs=$4 want=$5
 	shift 5
 	run_real "$@"
-	: > "$tmp/log"
-	(cd "$tmp/o" && env FDIF_ACCEL_DIR="$tmp/accel" FDIF_MOCK_DEVICE="$tmp/accel/accel0" \
-		FDIF_MOCK_FACES="$faces" FDIF_MOCK_LOG="$tmp/log" LD_PRELOAD="$mock" $ours "$@") \
-		> "$tmp/o.out" 2> "$tmp/o.err"
-	rc_ours=$?
+	run_ours "$faces" "$@"
 	why=
 	[ "$rc_real" -eq "$rc_ours" ] || why="exit $rc_ours, facedetect's $rc_real;"
 	got_jobs=$(grep -c '^submit ' "$tmp/log")
@@ -204,6 +213,66 @@ else
 	echo "not ok $n - -o --best: the best face yellow, the others white"; fail=1
 fi
 compare output-debug "$f1" same 1 "$b1" -d -o out2.png "$one"
+# the extension in any case, and .jpe for JPEG, as OpenCV (before, out.jpe
+# got PNG bytes)
+magic() { [ "$(od -An -tx1 -N4 "$1" 2>/dev/null | tr -d ' \n' | cut -c1-${#2})" = "$2" ]; }
+for o in out.PNG:89504e47 out.JPG:ffd8ff out.jpe:ffd8ff; do
+	compare "output-${o%:*}" "$f1" same 1 "$b1" -o "${o%:*}" "$one"
+	n=$((n + 1))
+	if magic "$tmp/o/${o%:*}" "${o#*:}" && magic "$tmp/r/${o%:*}" "${o#*:}"; then
+		echo "ok $n - -o ${o%:*}: both wrote the same format"
+	else
+		echo "not ok $n - -o ${o%:*}: both wrote the same format"; fail=1
+	fi
+done
+# -o that cannot be written (no such folder, a full disk): facedetect
+# ignores imwrite()'s failure, prints the faces and exits 0; so does this
+# mode, with a warning naming the file and why (before: exit 1, no faces;
+# a JPEG on a full disk: libjpeg's exit())
+ln -s /dev/full "$tmp/r/full.jpg"
+ln -s /dev/full "$tmp/o/full.jpg"
+ln -s /dev/full "$tmp/r/full.png"
+ln -s /dev/full "$tmp/o/full.png"
+for o in none/out.png:"No such file or directory" full.jpg:"No space left on device" \
+	full.png:"No space left on device"; do
+	compare "output-unwritable ${o%%:*}" "$f1" same 1 "$b1" -o "${o%%:*}" "$one"
+	n=$((n + 1))
+	if grep -qx "fdif-detect: warning: ${o%%:*}: ${o#*:}" "$tmp/o.err"; then
+		echo "ok $n - -o ${o%%:*}: a warning says why"
+	else
+		echo "not ok $n - -o ${o%%:*}: a warning says why"; fail=1
+		sed 's/^/# o.err: /' "$tmp/o.err"
+	fi
+done
+# -o a name this mode does not write: exit 1, nothing printed, nothing
+# written, "PROG: error: OUT: ...", as facedetect (OpenCV) does for a name
+# without an extension or with one it has no writer for; facedetect
+# writes .bmp, .ppm (this mode does not: a documented difference). Before,
+# each got PNG bytes, exit 0.
+for o in out.bmp:0 out.ppm:0 out:1 out.xyz:1; do
+	out=${o%:*}
+	run_real -o "$out" "$one"
+	run_ours "$f1" -o "$out" "$one"
+	why=
+	[ "$rc_ours" -eq 1 ] || why="exit $rc_ours;"
+	[ "$rc_real" -eq "${o#*:}" ] || why="$why facedetect's exit $rc_real, not ${o#*:};"
+	[ ! -s "$tmp/o.out" ] || why="$why printed faces;"
+	[ "${o#*:}" = 0 ] || [ ! -s "$tmp/r.out" ] || why="$why facedetect printed faces;"
+	[ ! -e "$tmp/o/$out" ] || why="$why $out written;"
+	grep -qx "fdif-detect: error: $out: cannot write such a picture (here -o writes PNG, .png, and JPEG, .jpg, .jpeg or .jpe)" \
+		"$tmp/o.err" || why="$why no 'PROG: error: $out: ...';"
+	[ "$(grep -c '^submit ' "$tmp/log")" -eq 1 ] || why="$why no search (facedetect searches first);"
+	n=$((n + 1))
+	if [ -z "$why" ]; then
+		echo "ok $n - output-refused $out"
+	else
+		echo "not ok $n - output-refused $out: $why"
+		for f in r.out r.err o.out o.err; do sed "s/^/# $f: /" "$tmp/$f"; done
+		fail=1
+	fi
+done
+# -q never writes -o (facedetect returns first), whatever its name
+compare output-query "$f1" same 1 '' -q -o out.bmp "$one"
 compare search-threshold "$f1" same 1 "$b1" --search-threshold 40 "$one"
 compare missing-file "$f1" same 0 '' "$tmp/none.jpg"
 compare missing-file-query "$f1" same 0 '' -q "$tmp/none.jpg"

@@ -1063,6 +1063,25 @@ static void test_cloexec(void)
 	check_fifo_cloexec(1);
 }
 
+/*
+ * A PNG that cannot be written says why: the open()'s errno, or the
+ * failed write's (a full disk: -ENOSPC, where it was -EIO, which
+ * fdif_strerror() words as the device's error).
+ */
+static void test_png_save_errors(void)
+{
+	static const uint8_t rgb[3] = { 10, 200, 30 };
+	g_autofree char *none = tmp("none/out.png");
+	struct fdif_image a;
+
+	make_flat(&a, 300, 200, 3, rgb);
+	g_assert_cmpint(fdif_image_save_png(none, &a), ==, -ENOENT);
+	g_assert_cmpint(fdif_image_save_png("/dev/full", &a), ==, -ENOSPC);
+	a.channels = 2;
+	g_assert_cmpint(fdif_image_save_png("/dev/null", &a), ==, -EINVAL);
+	g_free(a.pixels);
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -1070,6 +1089,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	tmpdir = g_dir_make_tmp("libfdif-XXXXXX", NULL);
 	g_test_add_func("/libfdif/image/png-roundtrip", test_png_roundtrip);
+	g_test_add_func("/libfdif/image/png-save-errors", test_png_save_errors);
 	g_test_add_func("/libfdif/image/pnm", test_pnm);
 	g_test_add_func("/libfdif/image/pnm-ascii-maxval", test_pnm_ascii_maxval);
 	g_test_add_func("/libfdif/image/jpeg", test_jpeg);

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -411,7 +412,8 @@ static void fd_help(const char *prog)
 	       "  --search-threshold PERCENT\n"
 	       "                        Face similarity threshold (default: 30%%)\n"
 	       "  -o OUTPUT, --output OUTPUT\n"
-	       "                        Image output file (PNG, or JPEG for .jpg and .jpeg)\n"
+	       "                        Image output file (PNG for .png, JPEG for .jpg,\n"
+	       "                        .jpeg and .jpe; other names fail)\n"
 	       "  -d, --debug           Add debugging metrics in the image output file\n"
 	       "                        (accepted, not used)\n");
 }
@@ -443,22 +445,60 @@ static struct fd_rect fd_rect(const struct fdif_face *f, const struct fdif_image
 	return r;
 }
 
-/* -o: the picture with the faces outlined, PNG or (by its name) JPEG */
-static int fd_save(const char *path, const struct fdif_image *rgb)
+/*
+ * -o's format, by the name's extension as OpenCV's imwrite() finds it
+ * (from the last '.', any case): 'p' PNG, 'j' JPEG, 0 one not written
+ * here (OpenCV also writes BMP, PNM, TIFF, WebP...; facedetect fails
+ * on a name without an extension or with one OpenCV has no writer for)
+ */
+static int fd_format(const char *path)
 {
 	const char *dot = strrchr(path, '.');
+
+	if (dot && !strcasecmp(dot, ".png"))
+		return 'p';
+	if (dot && (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg") ||
+		    !strcasecmp(dot, ".jpe")))
+		return 'j';
+	return 0;
+}
+
+/* libjpeg's errors back to fd_save(), not exit() (jpeg_std_error()'s) */
+struct fd_jpeg_error {
+	struct jpeg_error_mgr mgr;
+	jmp_buf jump;
+	int err;		/* errno when it happened (a write: ENOSPC...) */
+};
+
+static void fd_jpeg_exit(j_common_ptr c)
+{
+	struct fd_jpeg_error *e = (struct fd_jpeg_error *)c->err;
+
+	e->err = errno ? errno : EIO;
+	longjmp(e->jump, 1);
+}
+
+/* -o: the picture with the faces outlined, as fd_format() says */
+static int fd_save(const char *path, const struct fdif_image *rgb)
+{
 	struct jpeg_compress_struct c;
-	struct jpeg_error_mgr err;
+	struct fd_jpeg_error err;
 	unsigned int y;
 	FILE *f;
 
-	if (!dot || (strcasecmp(dot, ".jpg") && strcasecmp(dot, ".jpeg")))
+	if (fd_format(path) == 'p')
 		return fdif_image_save_png(path, rgb);
 	f = fopen(path, "wbe");
 	if (!f)
 		return -errno;
-	c.err = jpeg_std_error(&err);	/* exits on an error: only our own pixels */
+	c.err = jpeg_std_error(&err.mgr);
+	err.mgr.error_exit = fd_jpeg_exit;
 	jpeg_create_compress(&c);
+	if (setjmp(err.jump)) {
+		jpeg_destroy_compress(&c);
+		fclose(f);
+		return -err.err;
+	}
 	jpeg_stdio_dest(&c, f);
 	c.image_width = rgb->width;
 	c.image_height = rgb->height;
@@ -472,9 +512,10 @@ static int fd_save(const char *path, const struct fdif_image *rgb)
 
 		jpeg_write_scanlines(&c, &row, 1);
 	}
+	errno = 0;
 	jpeg_finish_compress(&c);
 	jpeg_destroy_compress(&c);
-	return fclose(f) ? -EIO : 0;
+	return fclose(f) ? -errno : 0;
 }
 
 static int facedetect_main(int argc, char **argv, const char *prog)
@@ -631,6 +672,14 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	for (i = 1; biggest && i < n; i++)
 		if (faces[i].width * faces[i].height > faces[pick].width * faces[pick].height)
 			pick = i;
+	if (output && !fd_format(output)) {
+		/* facedetect: OpenCV's error, nothing printed, exit 1 */
+		fd_error(prog, 1, "%s: cannot write such a picture (here -o writes PNG, "
+			 ".png, and JPEG, .jpg, .jpeg or .jpe)", output);
+		free(faces);
+		fdif_image_free(&img);
+		return 1;
+	}
 	if (output) {
 		struct fdif_image rgb;
 
@@ -644,13 +693,14 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		if (!ret)
 			ret = fd_save(output, &rgb);
 		fdif_image_free(&rgb);
-		if (ret) {
-			fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
+		/*
+		 * facedetect ignores imwrite()'s failure (a folder that is not
+		 * there, a full disk): the faces are still printed, exit 0;
+		 * here a warning says what went wrong
+		 */
+		if (ret)
+			fprintf(stderr, "%.*s: warning: %s: %s\n", (int)strcspn(prog, " "), prog,
 				output, fdif_strerror(ret));
-			free(faces);
-			fdif_image_free(&img);
-			return 1;
-		}
 	}
 	for (i = 0; i < n; i++) {
 		struct fd_rect r;

@@ -140,7 +140,12 @@ int fdif_image_load_gray_limited(const char *path, const void *data, size_t size
 				 unsigned int fit_width, unsigned int fit_height,
 				 const struct fdif_image_limits *limits,
 				 struct fdif_image *img, struct fdif_image_info *info);
-/** fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file */
+/**
+ * fdif_image_save_png() - write a 1- or 3-channel @img as a PNG file
+ * Return: 0, -EINVAL for another number of channels, or the errno of the
+ * open() or of the write that failed (-ENOSPC for a full disk; -EIO if
+ * there is none).
+ */
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
 /** fdif_image_to_rgb() - a 3-channel copy of @src, for drawing */
 int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst);
