@@ -251,6 +251,28 @@ ok submit-roi-letterbox-job jobs 1 ' roi=90,50,100,100$'
 # and a face found there: frame (160,120) size 40 is (240,240) size 80
 faces='160,120,40,700' run letterbox-x-face 0 "$cli" --device "$dev" "$tmp/square.pgm"
 ok letterbox-x-face-mapped grep -qx '  face 1: x=240 y=240 width=80 height=80 size=80 confidence=700 angle=0 direction=up' "$tmp/out"
+# only the ROI's faces: of the fake's two (frame boxes 130..190 x 70..130
+# and 50..70 x 50..70), the second lies inside 50..150 x 30..100 (before:
+# both came back)
+run roi-faces 0 "$cli" --device "$dev" --roi 100,60,200,140 "$tmp/grey.pgm"
+ok roi-faces-inside-only [ "$(cat "$tmp/out")" = "$tmp/grey.pgm: 1 face (640x480)
+  face 1: x=120 y=120 width=40 height=40 size=40 confidence=400 angle=0 direction=up" ]
+# an ROI not inside the picture: an error naming it and the picture's
+# size, no job (before: moved into the picture, searched, exit 0)
+run roi-outside 1 "$cli" --device "$dev" --json --roi 600,0,41,480 "$tmp/grey.pgm"
+ok roi-outside-says grep -qx "fdif-detect: $tmp/grey.pgm: --roi 600,0,41,480 is not inside the picture (640x480)" "$tmp/err"
+ok roi-outside-json py '
+assert j[0]["error"] == {"message": "--roi 600,0,41,480 is not inside the picture (640x480)",
+	"errno": "EINVAL"}, j'
+ok roi-outside-no-job jobs 0 .
+# in the full photo's pixels, not the reduced picture's (750x500)
+run roi-outside-reduced 1 "$cli" --device "$dev" --roi 5000,3000,1001,1000 "$tmp/big.jpg"
+ok roi-outside-reduced-says grep -qx "fdif-detect: $tmp/big.jpg: --roi 5000,3000,1001,1000 is not inside the picture (6000x4000)" "$tmp/err"
+# ending on the photo's corner: the reduced picture's (750,500), in the
+# frame 266.7..320 x 173..226.3, sent from 160,120 (the device's largest
+# left and top edges)
+run roi-edge-reduced 0 "$cli" --device "$dev" --roi 5000,3000,1000,1000 "$tmp/big.jpg"
+ok roi-edge-reduced-job jobs 1 ' roi=160,120,160,107$'
 run submit-roi-small 0 "$cli" --device "$dev" --roi 10,10,4,4 "$tmp/grey.pgm"
 ok submit-roi-small-job jobs 1 ' roi=5,5,20,20$'
 # a 6000x4000 JPEG, decoded reduced by 8 (750x500), fitted by 1/2.34375

@@ -329,7 +329,12 @@ static void test_detect_image(void)
 	g_assert_cmpfloat(f[0].size, ==, 50);
 	g_assert_cmpfloat(f[0].width, ==, 50);
 
-	/* the ROI, in picture pixels, clamped to the device's limits */
+	/*
+	 * the ROI, in picture pixels, moved and widened to the device's
+	 * limits (its left edge at most 160): the faces of the region it
+	 * was moved to are not the ROI's (the fake reports its two
+	 * whatever the ROI; the device reports those inside its own)
+	 */
 	p.direction = FDIF_DIR_UP;
 	p.roi_x = 600;
 	p.roi_y = 0;
@@ -339,6 +344,99 @@ static void test_detect_image(void)
 	g_assert_cmpuint(k.jobs[0].roi.x, ==, 160);
 	g_assert_cmpuint(k.jobs[0].roi.width, ==, 160);
 	g_assert_cmpuint(k.jobs[0].roi.height, ==, 240);
+	g_assert_cmpuint(n, ==, 0);
+	g_free(img.pixels);
+	fdif_close(dev);
+}
+
+/*
+ * fdif_detect_image()'s ROI is refused outside the picture, as
+ * fdif_submit_requests() refuses its own, not moved into it; and the
+ * faces it returns are the ROI's: those whose box lies inside it (in
+ * the frame: the ROI widened to whole frame pixels), not those of the
+ * region the device's limits moved or widened it to. Before, an ROI
+ * past the picture's right edge became its right half, and every face
+ * the device found there came back.
+ */
+static void test_detect_image_roi(void)
+{
+	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_device *dev;
+	struct fdif_image img = { 640, 480, 1, 640, NULL };
+	struct fdif_params p;
+	unsigned int n, submits;
+
+	fake_reset();
+	dev = open_fake();
+	img.pixels = g_malloc0(640 * 480);
+	fdif_params_init(&p);
+	/* past the right edge, across it, past the bottom, no height */
+	p.roi_x = 700;
+	p.roi_width = 40;
+	p.roi_height = 100;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	p.roi_x = 600;
+	p.roi_width = 41;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	p.roi_x = 0;
+	p.roi_y = 400;
+	p.roi_height = 81;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	p.roi_height = 0;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	g_assert_cmpuint(n, ==, 0);
+	g_assert_cmpuint(k.submits, ==, 0);
+	/* ending on the edges: taken */
+	p.roi_x = 600;
+	p.roi_width = 40;
+	p.roi_y = 400;
+	p.roi_height = 80;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(k.submits, ==, 1);
+
+	/*
+	 * The fake's faces, in the 320x240 frame (the picture halved):
+	 * boxes 89..114 x 68..93 and 230..270 x 40..80. An ROI around the
+	 * second, 459,79 82x82 (229.5..270.5 x 39.5..80.5 in the frame, so
+	 * 229..271 x 39..81), is sent from 160 (the device's largest left
+	 * edge), where the first is too: only the second comes back, in the
+	 * picture's pixels.
+	 */
+	p.roi_x = 459;
+	p.roi_y = 79;
+	p.roi_width = 82;
+	p.roi_height = 82;
+	submits = k.submits;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(k.submits, ==, submits + 1);
+	g_assert_cmpuint(k.jobs[0].roi.x, ==, 160);
+	g_assert_cmpuint(k.jobs[0].roi.y, ==, 39);
+	g_assert_cmpuint(k.jobs[0].roi.width, ==, 111);
+	g_assert_cmpuint(k.jobs[0].roi.height, ==, 42);
+	g_assert_cmpuint(n, ==, 1);
+	g_assert_cmpfloat(f[0].x, ==, 500);
+	g_assert_cmpfloat(f[0].y, ==, 120);
+	g_assert_cmpfloat(f[0].width, ==, 80);
+	/* a pixel narrower on either side: the box is no longer inside */
+	p.roi_x = 462;
+	p.roi_width = 79;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(n, ==, 0);
+	p.roi_x = 459;
+	p.roi_width = 79;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(n, ==, 0);
+	/* a full scan: the same, merged from three jobs */
+	p.roi_width = 82;
+	p.direction = FDIF_DIR_ALL;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(k.job_count, ==, 3);
+	g_assert_cmpuint(n, ==, 1);
+	g_assert_cmpfloat(f[0].x, ==, 500);
+	/* the whole picture: both */
+	fdif_params_init(&p);
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpuint(n, ==, 2);
 	g_free(img.pixels);
 	fdif_close(dev);
 }
@@ -1532,6 +1630,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);
 	g_test_add_func("/libfdif/device/bad-params", test_bad_params);
 	g_test_add_func("/libfdif/device/detect-image", test_detect_image);
+	g_test_add_func("/libfdif/device/detect-image-roi", test_detect_image_roi);
 	g_test_add_func("/libfdif/device/formats", test_formats);
 	g_test_add_func("/libfdif/device/no-grey", test_no_grey);
 	g_test_add_func("/libfdif/device/request-picture", test_request_picture);

@@ -226,22 +226,27 @@ static void json_print_entry(json_object *o, int first)
 }
 
 /* an image that could not be loaded or searched: its error, -errno */
-static void print_error(const char *path, int err, int json, int first)
+static void print_error_msg(const char *path, int err, const char *msg, int json, int first)
 {
 	json_object *o, *e;
 	char buf[16];
 
-	fprintf(stderr, "fdif-detect: %s: %s\n", path, fdif_strerror(err));
+	fprintf(stderr, "fdif-detect: %s: %s\n", path, msg);
 	if (!json)
 		return;
 	o = json_object_new_object();
 	e = json_object_new_object();
 	json_add_name(o, path);
-	json_object_object_add(e, "message", json_object_new_string(fdif_strerror(err)));
+	json_object_object_add(e, "message", json_object_new_string(msg));
 	json_object_object_add(e, "errno",
 			       json_object_new_string(errno_name(-err, buf, sizeof(buf))));
 	json_object_object_add(o, "error", e);
 	json_print_entry(o, first);
+}
+
+static void print_error(const char *path, int err, int json, int first)
+{
+	print_error_msg(path, err, fdif_strerror(err), json, first);
 }
 
 static void print_faces(const char *path, const struct fdif_image *img,
@@ -1000,11 +1005,32 @@ bad:
 		 */
 		ret = load_image(argv[i], caps.frame_width, caps.frame_height, &img,
 				 draw ? NULL : &info);
-		if (!ret && info.scale != 1 && (p.roi_width || p.roi_height)) {
+		if (!ret) {
+			full.width = draw ? img.width : info.width;
+			full.height = draw ? img.height : info.height;
+		}
+		/* the ROI inside the picture, as the library takes it; said so here */
+		if (!ret && p.roi_width &&
+		    ((uint64_t)p.roi_x + p.roi_width > full.width ||
+		     (uint64_t)p.roi_y + p.roi_height > full.height)) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "--roi %u,%u,%u,%u is not inside the picture (%ux%u)",
+				 p.roi_x, p.roi_y, p.roi_width, p.roi_height, full.width, full.height);
+			print_error_msg(argv[i], -EINVAL, msg, json, !printed++);
+			fdif_image_free(&img);
+			status = 1;
+			continue;
+		}
+		if (!ret && info.scale != 1 && p.roi_width) {
+			/* its edges scaled, out to whole pixels of the reduced picture */
+			double x1 = ceil(((double)p.roi_x + p.roi_width) / info.scale);
+			double y1 = ceil(((double)p.roi_y + p.roi_height) / info.scale);
+
 			rp.roi_x = (unsigned int)floor(p.roi_x / info.scale);
 			rp.roi_y = (unsigned int)floor(p.roi_y / info.scale);
-			rp.roi_width = (unsigned int)ceil(p.roi_width / info.scale);
-			rp.roi_height = (unsigned int)ceil(p.roi_height / info.scale);
+			rp.roi_width = (unsigned int)fmin(x1, img.width) - rp.roi_x;
+			rp.roi_height = (unsigned int)fmin(y1, img.height) - rp.roi_y;
 		}
 		if (!ret)
 			ret = fdif_detect_image(dev, &img, &rp, faces, max, &n);
@@ -1024,8 +1050,6 @@ bad:
 			faces[k].width *= info.scale;
 			faces[k].height *= info.scale;
 		}
-		full.width = draw ? img.width : info.width;
-		full.height = draw ? img.height : info.height;
 		print_faces(argv[i], &full, faces, n, json, !printed++);
 		if (draw) {
 			struct fdif_image rgb;

@@ -175,8 +175,10 @@ struct fdif_caps {
  * (fdif_caps.frame_width x frame_height), fdif_request.picture for
  * fdif_submit_requests(), the struct fdif_image for fdif_detect_image().
  * A region all 0 is the whole picture; otherwise it must have a width and
- * a height and lie inside the picture (fdif_detect_image() clips it to
- * the picture and widens it to what the device takes).
+ * a height and lie inside the picture (-EINVAL). fdif_detect_image()
+ * asks the device for it moved and widened to what the device takes where
+ * it must be, and returns only the faces whose box lies inside the region
+ * (mapped into the device's frame, out to whole frame pixels).
  */
 
 /**
@@ -624,8 +626,9 @@ unsigned int fdif_merge_faces(struct fdif_face *faces, unsigned int n);
  * fdif_detect_image() - everything: fit into the device's grey frame,
  * submit (for FDIF_DIR_ALL every direction the device scans, in the
  * fewest jobs, in one batch), wait, merge, map back to @img's pixels
- * Return: 0 and *@count faces, or a negative errno (-ENOTSUP if the
- * device takes no grey frame).
+ * Return: 0 and *@count faces (only those inside @p's ROI, if it has one),
+ * or a negative errno (-EINVAL for an ROI not inside @img, -ENOTSUP if
+ * the device takes no grey frame).
  */
 int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 		      const struct fdif_params *p, struct fdif_face *faces,
