@@ -410,8 +410,38 @@ static int node_cmp(const struct dirent **a, const struct dirent **b)
 }
 
 /*
+ * Is the accel node @name (accel<N>) driven by fdif, by sysfs, without
+ * opening it: 1 if /sys/class/accel/@name/device/driver is the fdif
+ * driver, 0 if it is another or none (unbound); -1 if sysfs has no such
+ * node (no sysfs, or a node that is not the kernel's): then only opening
+ * it tells ($FDIF_SYSFS_DIR stands for /sys, for tests).
+ */
+static int node_is_fdif(const char *name)
+{
+	const char *sys = secure_getenv("FDIF_SYSFS_DIR");
+	char path[4096], link[4096];
+	const char *base;
+	ssize_t len;
+
+	if (!sys || !*sys)
+		sys = "/sys";
+	if (snprintf(path, sizeof(path), "%s/class/accel/%s", sys, name) >= (int)sizeof(path) ||
+	    access(path, F_OK))
+		return -1;
+	if (snprintf(path, sizeof(path), "%s/class/accel/%s/device/driver", sys, name) >=
+	    (int)sizeof(path))
+		return -1;
+	len = readlink(path, link, sizeof(link) - 1);
+	if (len < 0)
+		return 0;
+	link[len] = 0;
+	base = strrchr(link, '/');
+	return !strcmp(base ? base + 1 : link, "fdif");
+}
+
+/*
  * The @index-th FDIF (from 0) among the accel nodes, in their number's
- * order. Failing that, what went wrong, the most telling first: an FDIF
+ * order; a node sysfs says another driver drives is never opened. Failing that, what went wrong, the most telling first: an FDIF
  * this library cannot drive (-EPROTO), a node that could not be opened
  * (its errno, e.g. -EACCES: it may be the FDIF), no accel directory or
  * not that many FDIFs in it (-ENODEV); another error reading the
@@ -419,7 +449,7 @@ static int node_cmp(const struct dirent **a, const struct dirent **b)
  */
 int fdif_open_index(unsigned int index, struct fdif_device **dev)
 {
-	const char *dir_path = getenv("FDIF_ACCEL_DIR");
+	const char *dir_path = secure_getenv("FDIF_ACCEL_DIR");
 	struct dirent **names = NULL;
 	int ret, other_uapi = 0, open_err = 0, n, i;
 	unsigned int found = 0;
@@ -441,6 +471,9 @@ int fdif_open_index(unsigned int index, struct fdif_device **dev)
 			open_err = open_err ? open_err : -ENAMETOOLONG;
 			continue;
 		}
+		/* the node's name, after "DIR/" (its dirent is freed) */
+		if (!node_is_fdif(path + strlen(dir_path) + 1))
+			continue;	/* another driver's: not opened */
 		ret = fdif_open_path(path, dev);
 		if (!ret && found++ != index) {
 			fdif_close(*dev);	/* an FDIF before the one asked for */
@@ -463,7 +496,8 @@ int fdif_open_index(unsigned int index, struct fdif_device **dev)
  */
 int fdif_open(struct fdif_device **dev)
 {
-	const char *env = getenv("FDIF_DEVICE");
+	/* not from the environment of a setuid or setcap program's caller */
+	const char *env = secure_getenv("FDIF_DEVICE");
 	char *end;
 	unsigned long index;
 

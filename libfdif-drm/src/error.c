@@ -12,7 +12,13 @@ const char *fdif_strerror(int err)
 	case -ENODEV:
 		return "no FDIF device (is the fdif driver loaded? was the device removed?)";
 	case -ENOTSUP:
-		return "unsupported image format (PGM, PPM, PNG and JPEG are)";
+		/*
+		 * the decoders' (libfdif-image: not PGM, PPM, PNG or JPEG) and
+		 * the grey-frame calls' (fdif_submit(), fdif_submit_batch(),
+		 * fdif_detect_image() on a device without one)
+		 */
+		return "not supported: a picture in a format other than PGM, PPM, PNG or JPEG, "
+		       "or a device that takes no 8-bit grey picture";
 	case -EBADMSG:
 		return "corrupt or truncated image";
 	case -EFBIG:

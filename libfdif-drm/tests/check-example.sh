@@ -33,6 +33,13 @@ for name in libfdif-drm libfdif-image; do
 	sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
 done
 export PKG_CONFIG_PATH="$(dirname "$pc")"
+# each .pc file's version is its library's (libfdif-image.so.1.2.0: 1.2.0)
+for name in libfdif-drm libfdif-image; do
+	so=$(find "$tmp/root" -name "$name.so.*.*.*" | head -1)
+	step "$name.pc-version-is-the-library's" sh -c \
+		'want=${1##*.so.}; got=$(pkg-config --modversion "$2"); echo "$2.pc: $got, ${1##*/}: $want"; [ "$got" = "$want" ]' \
+		sh "$so" "$name"
+done
 step compile-with-pkg-config sh -c "cc -std=c11 -Wall -Werror -o '$tmp/faces' \
 	'$src/libfdif-drm/examples/faces.c' \$(pkg-config --cflags --libs libfdif-image)"
 # a program that only submits frames needs no image format library

@@ -33,6 +33,9 @@ drmVersionPtr drmGetVersion(int fd)
 {
 	drmVersionPtr v;
 
+	pthread_mutex_lock(&mock_lock);
+	k.versions++;
+	pthread_mutex_unlock(&mock_lock);
 	if (k.is_device && !k.is_device(fd))
 		return NULL;	/* as libdrm on a file that is no DRM node */
 	v = calloc(1, sizeof(*v));

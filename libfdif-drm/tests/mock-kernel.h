@@ -98,6 +98,7 @@ struct mock_kernel {
 	 * the library's). by_libdrm[] counts each of SYNCOBJ_CREATE,
 	 * SYNCOBJ_DESTROY, SYNCOBJ_FD_TO_HANDLE, SYNCOBJ_WAIT and GEM_CLOSE.
 	 */
+	unsigned int versions;		/* drmGetVersion() calls: nodes asked */
 	unsigned int core_raw;
 	unsigned int by_libdrm[MOCK_CORE_IOCTLS];
 };

@@ -40,6 +40,19 @@
 
 static char *tmpdir, *dev_path;
 
+/*
+ * glibc's secure_getenv() as the library sees it: NULL for every name
+ * while fake_secure is set, as in a setuid or setcap program (AT_SECURE),
+ * where the caller's environment must not choose the device; this
+ * program's definition is the one the library's sources linked here call.
+ */
+static int fake_secure;
+
+char *secure_getenv(const char *name)
+{
+	return fake_secure ? NULL : getenv(name);
+}
+
 /* the tests */
 
 static void fake_reset(void)
@@ -594,6 +607,9 @@ static void test_no_grey(void)
 	g_assert_cmpint(fdif_submit(dev, bo, 0, &p, &job), ==, -ENOTSUP);
 	img.pixels = g_malloc0(64 * 48);
 	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_FACES, &n), ==, -ENOTSUP);
+	/* whose message names this case too, not only a picture's format */
+	g_assert_nonnull(strstr(fdif_strerror(-ENOTSUP), "a device that takes no 8-bit grey picture"));
+	g_assert_null(strstr(fdif_strerror(-ENOTSUP), "unsupported image format"));
 	g_free(img.pixels);
 	fdif_request_init(&r, sizeof(r));
 	r.picture.fourcc = DRM_FORMAT_NV12;
@@ -1189,6 +1205,105 @@ static void test_open_dir(void)
 	g_unlink(file);
 }
 
+/*
+ * In a program run setuid or setcap (secure_getenv() NULL), neither
+ * $FDIF_DEVICE nor $FDIF_ACCEL_DIR chooses the device: the caller could
+ * point a privileged program at any file. Before, getenv() took both.
+ */
+static void test_open_env_secure(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-secure", NULL);
+	g_autofree char *node = g_build_filename(dir, "accel0", NULL);
+	struct fdif_device *dev;
+	int ret;
+
+	fake_reset();
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	g_assert_cmpint(symlink(dev_path, node), ==, 0);
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_setenv("FDIF_DEVICE", dev_path, TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, dev_path);
+	fdif_close(dev);
+	g_setenv("FDIF_DEVICE", "0", TRUE);
+	g_assert_cmpint(fdif_open(&dev), ==, 0);
+	g_assert_cmpstr(fdif_device_path(dev), ==, node);
+	fdif_close(dev);
+	/* secure: /dev/accel, whatever it holds here, never the fake */
+	fake_secure = 1;
+	g_setenv("FDIF_DEVICE", dev_path, TRUE);
+	ret = fdif_open(&dev);
+	if (!ret) {
+		g_assert_true(g_str_has_prefix(fdif_device_path(dev), "/dev/accel/"));
+		fdif_close(dev);
+	}
+	g_unsetenv("FDIF_DEVICE");
+	ret = fdif_open_index(0, &dev);
+	if (!ret) {
+		g_assert_true(g_str_has_prefix(fdif_device_path(dev), "/dev/accel/"));
+		fdif_close(dev);
+	}
+	fake_secure = 0;
+	g_unsetenv("FDIF_DEVICE");
+	g_unsetenv("FDIF_ACCEL_DIR");
+	g_unlink(node);
+	g_rmdir(dir);
+}
+
+/*
+ * The accel nodes are matched to the fdif driver through sysfs
+ * (class/accel/NODE/device/driver, $FDIF_SYSFS_DIR for /sys) without
+ * being opened: a node another driver drives, or none, is never opened,
+ * even one that would answer as an FDIF (the fake answers on any file
+ * here); one sysfs does not know (no sysfs) is opened and asked. Before,
+ * every accel node was opened and asked its driver's name.
+ */
+static void test_open_sysfs(void)
+{
+	g_autofree char *dir = g_build_filename(tmpdir, "accel-sysfs", NULL);
+	g_autofree char *sys = g_build_filename(tmpdir, "sys", NULL);
+	static const char *const nodes[] = { "accel0", "accel1", "accel2", "accel3" };
+	/* accel0: another driver's; accel1: unbound; accel2: fdif; accel3: not in sysfs */
+	static const char *const drivers[] = { "../../../bus/platform/drivers/vivid", NULL,
+					       "../../../bus/platform/drivers/fdif" };
+	struct fdif_device *dev;
+	unsigned int i, versions;
+
+	fake_reset();
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	for (i = 0; i < G_N_ELEMENTS(nodes); i++) {
+		g_autofree char *node = g_build_filename(dir, nodes[i], NULL);
+		g_autofree char *dev_dir = g_build_filename(sys, "class", "accel", nodes[i],
+							    "device", NULL);
+		g_autofree char *driver = g_build_filename(dev_dir, "driver", NULL);
+
+		g_assert_cmpint(symlink(dev_path, node), ==, 0);
+		if (i < 3)
+			g_assert_cmpint(g_mkdir_with_parents(dev_dir, 0700), ==, 0);
+		if (i < 3 && drivers[i])
+			g_assert_cmpint(symlink(drivers[i], driver), ==, 0);
+	}
+	g_setenv("FDIF_ACCEL_DIR", dir, TRUE);
+	g_setenv("FDIF_SYSFS_DIR", sys, TRUE);
+	versions = k.versions;
+	g_assert_cmpint(fdif_open_index(0, &dev), ==, 0);
+	g_assert_true(g_str_has_suffix(fdif_device_path(dev), "/accel2"));
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(1, &dev), ==, 0);
+	g_assert_true(g_str_has_suffix(fdif_device_path(dev), "/accel3"));
+	fdif_close(dev);
+	g_assert_cmpint(fdif_open_index(2, &dev), ==, -ENODEV);
+	/* accel0 and accel1 never asked: 1 + 2 + 2 nodes opened for the three */
+	g_assert_cmpuint(k.versions - versions, ==, 5);
+	g_unsetenv("FDIF_SYSFS_DIR");
+	g_unsetenv("FDIF_ACCEL_DIR");
+	{
+		g_autofree char *cmd = g_strdup_printf("rm -rf '%s' '%s'", dir, sys);
+
+		g_assert_cmpint(system(cmd), ==, 0);
+	}
+}
+
 /* The fake device, or a second FDIF (dev2): both answer as one. */
 static char *dev2_path;
 
@@ -1625,6 +1740,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/open-dir", test_open_dir);
 	g_test_add_func("/libfdif/device/open-env", test_open_env);
 	g_test_add_func("/libfdif/device/open-index", test_open_index);
+	g_test_add_func("/libfdif/device/open-env-secure", test_open_env_secure);
+	g_test_add_func("/libfdif/device/open-sysfs", test_open_sysfs);
 	g_test_add_func("/libfdif/device/results", test_results);
 	g_test_add_func("/libfdif/device/results-grown", test_results_grown);
 	g_test_add_func("/libfdif/device/wait-deadline", test_wait_deadline);

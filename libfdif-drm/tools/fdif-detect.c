@@ -244,9 +244,15 @@ static void print_error_msg(const char *path, int err, const char *msg, int json
 	json_print_entry(o, first);
 }
 
-static void print_error(const char *path, int err, int json, int first)
+/*
+ * an image that could not be loaded: fdif_strerror()'s message, which for
+ * -ENOTSUP also names the device's case; here it can only be the format
+ */
+static void print_load_error(const char *path, int err, int json, int first)
 {
-	print_error_msg(path, err, fdif_strerror(err), json, first);
+	print_error_msg(path, err, err == -ENOTSUP ?
+			"unsupported image format (PGM, PPM, PNG and JPEG are)" :
+			fdif_strerror(err), json, first);
 }
 
 static void print_faces(const char *path, const struct fdif_image *img,
@@ -630,10 +636,10 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	}
 	ret = dev_ret;
 	if (ret) {
-		const char *dir = getenv("FDIF_DEVICE");
+		const char *dir = secure_getenv("FDIF_DEVICE");
 
 		if (!dir || !*dir)
-			dir = getenv("FDIF_ACCEL_DIR");
+			dir = secure_getenv("FDIF_ACCEL_DIR");
 		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog,
 			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
 		fdif_image_free(&img);
@@ -765,7 +771,7 @@ static int check_images(int n, char **paths, const char *device, int draw)
 
 		ret = load_image(paths[i], fit_w, fit_h, &img, draw ? NULL : &info);
 		if (ret) {
-			print_error(paths[i], ret, 0, 0);
+			print_load_error(paths[i], ret, 0, 0);
 			status = 1;
 			continue;
 		}
@@ -788,7 +794,7 @@ static int list_devices(void)
 		fdif_close(dev);
 	}
 	if (!i) {
-		const char *dir = getenv("FDIF_ACCEL_DIR");
+		const char *dir = secure_getenv("FDIF_ACCEL_DIR");
 
 		fprintf(stderr, "fdif-detect: %s: %s\n", dir && *dir ? dir : "/dev/accel",
 			fdif_strerror(ret));
@@ -949,10 +955,10 @@ bad:
 	ret = open_device(device, &dev);
 	if (ret) {
 		/* the node, or the directory searched */
-		const char *dir = getenv("FDIF_ACCEL_DIR");
+		const char *dir = secure_getenv("FDIF_ACCEL_DIR");
 
 		if (!device)
-			device = getenv("FDIF_DEVICE");
+			device = secure_getenv("FDIF_DEVICE");
 		fprintf(stderr, "fdif-detect: %s: %s\n",
 			device && *device && strchr(device, '/') ? device :
 			dir && *dir ? dir : "/dev/accel", fdif_strerror(ret));
@@ -1032,10 +1038,15 @@ bad:
 			rp.roi_width = (unsigned int)fmin(x1, img.width) - rp.roi_x;
 			rp.roi_height = (unsigned int)fmin(y1, img.height) - rp.roi_y;
 		}
-		if (!ret)
-			ret = fdif_detect_image(dev, &img, &rp, faces, max, &n);
 		if (ret) {
-			print_error(argv[i], ret, json, !printed++);
+			print_load_error(argv[i], ret, json, !printed++);
+			fdif_image_free(&img);
+			status = 1;
+			continue;
+		}
+		ret = fdif_detect_image(dev, &img, &rp, faces, max, &n);
+		if (ret) {
+			print_error_msg(argv[i], ret, fdif_strerror(ret), json, !printed++);
 			fdif_image_free(&img);
 			status = 1;
 			continue;

@@ -239,13 +239,17 @@ struct fdif_face {
 /**
  * fdif_open() - the device $FDIF_DEVICE names, else the first FDIF
  * $FDIF_DEVICE is a number (an index for fdif_open_index()) or a node's
- * path (fdif_open_path()); unset or empty, fdif_open_index(0).
+ * path (fdif_open_path()); unset or empty, fdif_open_index(0). Read with
+ * secure_getenv() (also $FDIF_ACCEL_DIR, $FDIF_SYSFS_DIR): a setuid or
+ * setcap program takes the first FDIF in /dev/accel.
  * Return: what fdif_open_index() or fdif_open_path() returns.
  */
 int fdif_open(struct fdif_device **dev);
 /**
  * fdif_open_index() - the @index-th FDIF (from 0) among the nodes
- * /dev/accel/accel<N> ($FDIF_ACCEL_DIR/accel<N> if set), in the order of N
+ * /dev/accel/accel<N> ($FDIF_ACCEL_DIR/accel<N> if set), in the order of N;
+ * a node sysfs says another driver drives (/sys/class/accel/accel<N>/
+ * device/driver, $FDIF_SYSFS_DIR for /sys) is never opened
  * To list the devices, open 0, 1, ... until it fails (-ENODEV, or -EPROTO
  * or an open()'s errno if some node is an FDIF this library cannot drive
  * or cannot be opened: such nodes are not counted); fdif_device_path()
