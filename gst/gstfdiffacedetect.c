@@ -810,16 +810,17 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
     stride = vmeta->stride[0];
     off = vmeta->offset[0];
   }
-  /* the memory holding the whole plane: the device reads one dma-buf */
+  /* the memory plane 0 begins in */
   if (stride <= 0 || !gst_buffer_find_memory (buf, off, (gsize) stride * height, &idx,
-          &len, &skip) || len != 1) {
+          &len, &skip))
+    return NULL;		/* a buffer too short: the copy says so */
+  mem = gst_buffer_peek_memory (buf, idx);
+  /* all of its stride x height bytes in that dma-buf memory: the device reads one dma-buf */
+  if (!gst_is_dmabuf_memory (mem) || skip + (gsize) stride * height > mem->size) {
     GST_LOG_OBJECT (self, "plane 0 (%d x %u bytes at %" G_GSIZE_FORMAT
-        ") is not in one memory", stride, height, off);
+        ") is not in one dma-buf memory", stride, height, off);
     return NULL;
   }
-  mem = gst_buffer_peek_memory (buf, idx);
-  if (!gst_is_dmabuf_memory (mem) || skip + (gsize) stride * height > mem->size)
-    return NULL;
   off = mem->offset + skip;
   if (width != c->frame_width || height != c->frame_height ||
       stride != (gint) c->frame_stride || off % (c->offset_align ? c->offset_align : 1) ||

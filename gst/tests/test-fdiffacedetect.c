@@ -866,7 +866,7 @@ memory_gone (gpointer data, GstMiniObject * obj)
 
 /*
  * Stop closes every import, also of dma-bufs the source still holds (the
- * held frame's too), and keeps no reference to a memory: the memories the
+ * frames' still queued too), and keeps no reference to a memory: the memories the
  * source frees after the stop are freed.
  */
 static void
@@ -1440,7 +1440,7 @@ record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
 }
 
 /*
- * Serialized events stay in order with the frames held: a GAP and a
+ * Serialized events stay in order with the frames queued: a GAP and a
  * custom serialized event after frame 0 come out after it, not before.
  */
 static void
@@ -1477,10 +1477,10 @@ test_mock_event_order (void)
 }
 
 /*
- * DISCONT stays on the frames that had it, with a frame held: the frame
- * before a DISCONT one does not get it (the base class marks the next
- * buffer it pushes after a DISCONT input), nor does the one after a
- * DISCONT frame an event pushed out.
+ * DISCONT stays on the frames that had it, the task pushing them: the
+ * frame before a DISCONT one does not get it (the base class would mark
+ * the next buffer it pushed after a DISCONT input), nor does the one
+ * after a DISCONT frame an event pushed out.
  */
 static void
 test_mock_discont (void)
@@ -1500,7 +1500,7 @@ test_mock_discont (void)
     if (discont[i])
       GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
     g_assert_cmpint (gst_harness_push (r.h, b), ==, GST_FLOW_OK);
-    if (i == 0)			/* a serialized event pushes the held frame out */
+    if (i == 0)			/* a serialized event waits for the frame queued */
       g_assert_true (gst_harness_push_event (r.h,
               gst_event_new_tag (gst_tag_list_new_empty ())));
   }
@@ -1719,8 +1719,8 @@ warning_count_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * fi
 }
 
 /*
- * A flush (a seek) with the held frame's jobs hung, no waiter: FLUSH_STOP
- * drops the frame without waiting (no deadlock), the element goes on with
+ * A flush (a seek) with a frame's jobs hung, the task waiting on them: the
+ * frame dropped without waiting (no deadlock), the element goes on with
  * the frames after it, and a seek is no WARNING (its frames are expected
  * to be unfinished).
  */
@@ -1886,8 +1886,16 @@ deactivate_hook (GstPad * pad, GstObject * parent, GstPadMode mode, gboolean act
 {
   if (!active && !hook.ran) {
     hook.ran = TRUE;
-    if (hook.fail)
+    if (hook.fail) {
+      gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+      /* the stop has paused the task (its waits over): it must start again */
+      while (gst_pad_get_task_state (pad) != GST_TASK_PAUSED &&
+          g_get_monotonic_time () < end)
+        g_usleep (1000);
+      g_assert_cmpint (gst_pad_get_task_state (pad), ==, GST_TASK_PAUSED);
       return FALSE;
+    }
     if (hook.waiter) {
       GstPad *sink = gst_element_get_static_pad (hook.r->e, "sink");
       GstSegment seg;
@@ -3219,6 +3227,65 @@ test_mock_corrupted_gap (void)
   run_stop (&r);
 }
 
+/* The task's log of a frame's faces: it sleeps there 200 ms, between taking the frame and pushing it */
+static void
+slow_frame_log (GstDebugCategory * cat, GstDebugLevel level, const gchar * file,
+    const gchar * function, gint line, GObject * object, GstDebugMessage * message,
+    gpointer data)
+{
+  const gchar *text;
+
+  if (level != GST_LEVEL_LOG || !g_str_equal (gst_debug_category_get_name (cat),
+          "fdiffacedetect"))
+    return;
+  text = gst_debug_message_get (message);
+  if (text && strstr (text, "x,y = ")) {
+    g_atomic_int_inc ((gint *) data);
+    g_usleep (200 * 1000);
+  }
+}
+
+/*
+ * A serialized event waits for the frame the task has taken and not yet
+ * pushed, not only for the frames still queued: with the task slow
+ * between the two (200 ms in its log), the event still comes out after
+ * the frame.
+ */
+static void
+test_mock_event_waits_for_task (void)
+{
+  static const char *const want[] = { "buffer 0", "custom-downstream", "eos" };
+  GPtrArray *seen = g_ptr_array_new_with_free_func (g_free);
+  GstDebugLevel old;
+  gint slowed = 0;
+  struct run r;
+  guint i;
+
+  if (!need_mock ())
+    return;
+  run_start (&r, 320, 240, NULL);
+  gst_pad_add_probe (r.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, record_probe, seen, NULL);
+  g_ptr_array_set_size (seen, 0);	/* what came before the frames */
+  old = category_at_least ("fdiffacedetect", GST_LEVEL_LOG);
+  gst_debug_add_log_function (slow_frame_log, &slowed, NULL);
+  g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  g_assert_true (gst_harness_push_event (r.h,
+          gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
+              gst_structure_new_empty ("fdif-test"))));
+  gst_debug_remove_log_function (slow_frame_log);
+  category_restore ("fdiffacedetect", old);
+  g_assert_true (gst_harness_push_event (r.h, gst_event_new_eos ()));
+  g_assert_cmpint (slowed, ==, 1);
+  for (i = 0; i < seen->len; i++)
+    g_test_message ("out %u: %s", i, (const char *) seen->pdata[i]);
+  g_assert_cmpuint (seen->len, ==, G_N_ELEMENTS (want));
+  for (i = 0; i < seen->len; i++)
+    g_assert_cmpstr (seen->pdata[i], ==, want[i]);
+  run_stop (&r);
+  g_ptr_array_unref (seen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -3287,5 +3354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fdiffacedetect/mock/bounded", test_mock_bounded);
   g_test_add_func ("/fdiffacedetect/mock/downstream-error", test_mock_downstream_error);
   g_test_add_func ("/fdiffacedetect/mock/corrupted-gap", test_mock_corrupted_gap);
+  g_test_add_func ("/fdiffacedetect/mock/event-waits-for-task",
+      test_mock_event_waits_for_task);
   return g_test_run ();
 }
