@@ -3270,6 +3270,9 @@ test_mock_event_waits_for_task (void)
   old = category_at_least ("fdiffacedetect", GST_LEVEL_LOG);
   gst_debug_add_log_function (slow_frame_log, &slowed, NULL);
   g_assert_cmpint (gst_harness_push (r.h, gray_buffer (320, 240, 0)), ==, GST_FLOW_OK);
+  /* the task has taken frame 0 (none is queued) and sleeps before its push */
+  for (i = 0; i < 5000 && !g_atomic_int_get (&slowed); i++)
+    g_usleep (1000);
   g_assert_true (gst_harness_push_event (r.h,
           gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM,
               gst_structure_new_empty ("fdif-test"))));
