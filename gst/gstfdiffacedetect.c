@@ -1433,9 +1433,12 @@ finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf
       n += (guint) got;
   }
   if (ret) {
-    /* the flow first: once the error is on the bus, upstream's next push gets it */
-    set_flow (self, GST_FLOW_ERROR);
+    /*
+     * The message first: the application sees the device's error, not the
+     * one upstream posts when its next push gets the flow
+     */
     job_error (self, ret);
+    set_flow (self, GST_FLOW_ERROR);
     g_free (faces);
     inflight_free (self, fl, 0);	/* waited for already, or failed */
     return GST_FLOW_ERROR;
