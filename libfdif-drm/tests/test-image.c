@@ -1073,9 +1073,16 @@ static void test_png_save_errors(void)
 	static const uint8_t rgb[3] = { 10, 200, 30 };
 	g_autofree char *none = tmp("none/out.png");
 	struct fdif_image a;
+	size_t i;
 
 	make_flat(&a, 300, 200, 3, rgb);
 	g_assert_cmpint(fdif_image_save_png(none, &a), ==, -ENOENT);
+	/* a small one fails when it is closed, a large one in libpng's write */
+	g_assert_cmpint(fdif_image_save_png("/dev/full", &a), ==, -ENOSPC);
+	g_free(a.pixels);
+	make_flat(&a, 1000, 1000, 3, rgb);
+	for (i = 0; i < 3000000; i++)
+		a.pixels[i] = (uint8_t)(i * 2654435761u >> 13);	/* little to deflate */
 	g_assert_cmpint(fdif_image_save_png("/dev/full", &a), ==, -ENOSPC);
 	a.channels = 2;
 	g_assert_cmpint(fdif_image_save_png("/dev/null", &a), ==, -EINVAL);
