@@ -144,6 +144,14 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
 					   idle, parked);
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
 	ASSERT_TRUE(wait_node(0));
+	/*
+	 * The job keeps the module's code, not its power: the unbind took
+	 * its runtime PM reference, and the driver suspended the module as
+	 * it let go (issue 39). Runtime PM is disabled by then (sysfs says
+	 * "unsupported"): the emulated module itself says it is in standby.
+	 */
+	EXPECT_EQ(1, fdif_emu_in_standby(FDIF_EMU_BASE))
+		TH_LOG("the module after the unbind, with a job parked: not in standby");
 	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a job alive");
 	ASSERT_EQ(0, access(FDIF_REFCNT, F_OK));
 

@@ -169,6 +169,18 @@ volatile uint32_t *fdif_emu_regs_for(int minor)
 	return fdif_emu_map(base);
 }
 
+int fdif_emu_in_standby(uint64_t base)
+{
+	volatile uint32_t *r = fdif_emu_map(base);
+	uint32_t ctrl;
+
+	if (!r)
+		return -ENODEV;
+	/* FDIF_CTRL: MSTANDBY (bit 0), and the module's handshake (bit 5) */
+	ctrl = r[0x064 / 4];
+	return (ctrl & 1) && (ctrl & (1u << 5));
+}
+
 int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs)
 {
 	volatile uint32_t *r = fdif_emu_regs_for(minor);

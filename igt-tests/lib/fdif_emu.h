@@ -45,6 +45,13 @@ int fdif_devname_minor(const char *devname);
 int fdif_devname_base(const char *name, uint64_t *base);
 /* The test registers of instance @minor's emulated device, or NULL. */
 volatile uint32_t *fdif_emu_regs_for(int minor);
+/*
+ * Whether the emulated module at register address @base is in master
+ * standby with its handshake given (FDIF_CTRL.MSTANDBY and HDSHK: how the
+ * driver leaves it when it suspends it): 1 or 0; -ENODEV if not emulated.
+ * Bound or not.
+ */
+int fdif_emu_in_standby(uint64_t base);
 int fdif_emu_inject_on(int minor, enum fdif_fault fault, uint32_t jobs);
 int fdif_emu_frame_time_on(int minor, uint32_t us);
 /* Instance @minor's frame time in us, or a negative errno. */

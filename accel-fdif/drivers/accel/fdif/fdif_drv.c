@@ -141,6 +141,7 @@ static int fdif_probe(struct platform_device *pdev)
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
 	spin_lock_init(&fdev->standby_lock);
+	spin_lock_init(&fdev->pm_lock);
 	fdif_reset_init(fdev);
 	ret = drmm_mutex_init(&fdev->drm, &fdev->reset_lock);
 	if (ret)
@@ -193,6 +194,71 @@ static int fdif_probe(struct platform_device *pdev)
 	return 0;
 }
 
+/**
+ * fdif_pm_job_get() - power the module for a job, from its submission
+ * @fdev: the device
+ *
+ * A job holds the reference until it is freed (fdif_pm_job_put()), so
+ * that run_job never resumes the module, or until the unbind, whichever
+ * comes first: a queued job may wait on another driver's fence for ever,
+ * and must not keep an unbound module powered.
+ *
+ * Return: 0, -ENODEV after the unplug, or the resume's error.
+ */
+int fdif_pm_job_get(struct fdif_device *fdev)
+{
+	int ret, idx;
+
+	/* fdif_pm_unbind() comes after the unplug, which waits for us */
+	if (!drm_dev_enter(&fdev->drm, &idx))
+		return -ENODEV;
+	ret = pm_runtime_resume_and_get(fdev->drm.dev);
+	if (!ret) {
+		spin_lock_irq(&fdev->pm_lock);
+		fdev->pm_jobs++;
+		spin_unlock_irq(&fdev->pm_lock);
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * fdif_pm_job_put() - a job's power reference goes, unless the unbind took it
+ * @fdev: the device
+ */
+void fdif_pm_job_put(struct fdif_device *fdev)
+{
+	unsigned long flags;
+	bool put;
+
+	spin_lock_irqsave(&fdev->pm_lock, flags);
+	put = fdev->pm_jobs;
+	if (put)
+		fdev->pm_jobs--;
+	spin_unlock_irqrestore(&fdev->pm_lock, flags);
+	if (put) {
+		pm_runtime_mark_last_busy(fdev->drm.dev);
+		pm_runtime_put_autosuspend(fdev->drm.dev);
+	}
+}
+
+/*
+ * The unbind drops the power references of the jobs still queued (none
+ * runs any more: they fail with -ENODEV), so that the module is suspended
+ * as the driver lets go of it.
+ */
+static void fdif_pm_unbind(struct fdif_device *fdev)
+{
+	unsigned int n;
+
+	spin_lock_irq(&fdev->pm_lock);
+	n = fdev->pm_jobs;
+	fdev->pm_jobs = 0;
+	spin_unlock_irq(&fdev->pm_lock);
+	while (n--)
+		pm_runtime_put_noidle(fdev->drm.dev);
+}
+
 static void fdif_remove(struct platform_device *pdev)
 {
 	struct fdif_device *fdev = platform_get_drvdata(pdev);
@@ -204,7 +270,11 @@ static void fdif_remove(struct platform_device *pdev)
 	 */
 	drm_dev_unplug(&fdev->drm);
 	fdif_job_abort_active(fdev);
-	/* devm_pm_runtime_enable()'s action stops autosuspend and runtime PM */
+	fdif_pm_unbind(fdev);
+	/*
+	 * devm_pm_runtime_enable()'s action stops autosuspend, which suspends
+	 * the idle module, and disables runtime PM
+	 */
 }
 
 /*

@@ -72,6 +72,8 @@ struct fdif_stats {
  *	until a reset completes
  * @holding: whether @held has any
  * @held_work: drops @held once a reset completed
+ * @pm_lock: protects @pm_jobs
+ * @pm_jobs: runtime PM references held by jobs, which the unbind drops
  * @suspended: system sleep parked the scheduler (under @reset_lock)
  * @reset_lock: serialises the timeout handler, the reset it does and
  *	fdif_job_abort_active() on unbind, so that exactly one of them ends
@@ -99,6 +101,8 @@ struct fdif_device {
 	struct drm_gem_object *held[FDIF_BO_COUNT];
 	bool holding;
 	struct work_struct held_work;
+	spinlock_t pm_lock;	/* protects @pm_jobs */
+	unsigned int pm_jobs;
 	bool suspended;
 	struct mutex reset_lock;	/* timeout, reset, remove and suspend */
 
@@ -130,6 +134,8 @@ static inline struct fdif_device *to_fdif_device(struct drm_device *drm)
 
 /* fdif_drv.c */
 void fdif_file_put(struct fdif_file *ffile);
+int fdif_pm_job_get(struct fdif_device *fdev);
+void fdif_pm_job_put(struct fdif_device *fdev);
 
 /* fdif_gem.c */
 struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,

@@ -15,7 +15,6 @@
 #include <linux/dma-fence-chain.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
-#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -168,12 +167,6 @@ static struct drm_fdif_object *fdif_job_objects(struct fdif_job *job)
 	return (struct drm_fdif_object *)(job->result + 1);
 }
 
-static void fdif_pm_idle(struct fdif_device *fdev)
-{
-	pm_runtime_mark_last_busy(fdev->drm.dev);
-	pm_runtime_put_autosuspend(fdev->drm.dev);
-}
-
 /**
  * fdif_job_alloc() - a new job, holding its device and the module
  * @fdev: the device, from an ioctl of an open file (which pins both)
@@ -229,7 +222,7 @@ void fdif_job_free(struct fdif_job *job)
 	u32 i;
 
 	if (job->pm_ref)
-		fdif_pm_idle(job->fdev);
+		fdif_pm_job_put(job->fdev);
 	for (i = 0; i < FDIF_BO_COUNT; i++)
 		if (job->bos[i])
 			drm_gem_object_put(job->bos[i]);

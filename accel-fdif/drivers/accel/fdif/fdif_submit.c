@@ -12,7 +12,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
-#include <linux/pm_runtime.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
@@ -55,13 +54,9 @@ struct fdif_submit_entry {
 
 static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
 {
-	int ret, idx;
+	int ret = fdif_pm_job_get(fdev);
 
-	if (!drm_dev_enter(&fdev->drm, &idx))
-		return -ENODEV;
-	ret = pm_runtime_resume_and_get(fdev->drm.dev);
-	drm_dev_exit(idx);
-	if (ret < 0)
+	if (ret)
 		return ret;
 	job->pm_ref = true;
 	return 0;
