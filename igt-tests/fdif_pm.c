@@ -415,6 +415,60 @@ TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 }
 
 /*
+ * Master standby waits for the module's handshake (issue 39). A job whose
+ * soft reset does not complete (the emulated FDIF's stuck-reset fault)
+ * times out, and the module goes on running it for two more seconds: it
+ * must not be put in standby, where ti-sysc may gate its clocks, before it
+ * acknowledges with FDIF_CTRL.MSTANDBY_HDSHK, which it gives once its DMA
+ * is idle. The device stays active meanwhile, suspends once the module is
+ * done, and touches nothing in standby. (Runtime suspend set MSTANDBY and
+ * returned at once before: suspended under a running module.)
+ */
+TEST_F_TIMEOUT(pm, standby_waits_for_handshake, 90)
+{
+	struct drm_fdif_job job;
+	char st[32], ms[16];
+	long long before;
+	int64_t t_end;
+	int timeout_ms;
+
+	ASSERT_TRUE(fdif_emu_available());
+	ASSERT_EQ(0, sysfs_read("/sys/module/fdif/parameters/timeout_ms", ms, sizeof(ms)));
+	timeout_ms = atoi(ms);
+	ASSERT_GT(timeout_ms, 0);
+	good_job(_metadata, self->fd, &self->j);
+	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	before = fdif_emu_standby_accesses(self->minor);
+	ASSERT_GE(before, 0);
+
+	/*
+	 * The module runs the job for timeout_ms + 2 s, and the reset after
+	 * its timeout sticks: the fault is armed once the submission has
+	 * resumed the device, whose resume resets the module too.
+	 */
+	ASSERT_EQ(0, fdif_emu_frame_time_on(self->minor, (timeout_ms + 2000) * 1000u));
+	fdif_job_init(&job, &self->j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &job));
+	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 1));
+	EXPECT_EQ(-ETIMEDOUT, fdif_fence_wait(job.fence_fd, WAIT_MS, NULL));
+	close(job.fence_fd);
+	t_end = fdif_now_ns() + 2000 * 1000000ll;
+
+	/* ten autosuspend delays later, the module is still at it */
+	usleep(500000);
+	rpm_status(self->minor, st, sizeof(st));
+	ASSERT_LT(fdif_now_ns(), t_end) TH_LOG("the guest was too slow to look in time");
+	EXPECT_STREQ("active", st) TH_LOG("runtime PM status while the module still runs");
+	/* and done: standby acknowledged, the device suspends */
+	EXPECT_TRUE(wait_rpm(self->minor, "suspended", 2000 + RPM_WAIT_MS));
+	EXPECT_EQ(before, fdif_emu_standby_accesses(self->minor));
+
+	ASSERT_EQ(0, fdif_emu_frame_time_on(self->minor, FDIF_EMU_FRAME_TIME_DEFAULT));
+	good_job(_metadata, self->fd, &self->j);
+}
+
+/*
  * A failed reset on a device that stays powered (runtime PM forbidden
  * here; a device kept busy is never idle long enough to suspend either):
  * run_job tries the reset again, so the next jobs run. (Only a runtime

@@ -280,17 +280,30 @@ static void fdif_remove(struct platform_device *pdev)
 /*
  * Also called by pm_runtime_force_suspend() for system sleep, with runtime
  * PM disabled: the interrupt handler learns that the module is in standby
- * from @standby, not from the PM core.
+ * from @standby, not from the PM core, and is told before the module is
+ * asked to go there (an interrupt latched as it goes must not touch it).
+ *
+ * A module whose DMA still runs (a failed reset did not stop its job) does
+ * not acknowledge standby: -EBUSY, and the PM core tries again after the
+ * autosuspend delay.
  */
 static int fdif_runtime_suspend(struct device *dev)
 {
 	struct fdif_device *fdev = dev_get_drvdata(dev);
+	int ret;
 
 	spin_lock_irq(&fdev->standby_lock);
 	fdev->standby = true;
-	fdev->gen->ops->hw_suspend(fdev);
 	spin_unlock_irq(&fdev->standby_lock);
-	return 0;
+	ret = fdev->gen->ops->hw_suspend(fdev);
+	if (ret) {
+		spin_lock_irq(&fdev->standby_lock);
+		fdev->standby = false;
+		spin_unlock_irq(&fdev->standby_lock);
+		dev_warn_ratelimited(dev, "module busy: standby refused\n");
+		pm_runtime_mark_last_busy(dev);
+	}
+	return ret;
 }
 
 /*

@@ -40,7 +40,8 @@ struct fdif_hw_job {
  * struct fdif_gen_ops - register-level operations of a generation
  * @revision: the hardware's revision register (the module is powered)
  * @hw_init: soft-reset the module and set it up for jobs; 0 or -ETIMEDOUT
- * @hw_suspend: quiesce the idle module before it is powered down
+ * @hw_suspend: put the module in standby before it is powered down: 0, or
+ *	-EBUSY if it did not acknowledge (its DMA still runs)
  * @prepare: the register values of a job that passed fdif_job_check()
  * @run: program a prepared job and start it (the module is idle)
  * @irq_events: read and acknowledge the interrupt: FDIF_EV_* or 0
@@ -56,7 +57,7 @@ struct fdif_hw_job {
 struct fdif_gen_ops {
 	u32 (*revision)(struct fdif_device *fdev);
 	int (*hw_init)(struct fdif_device *fdev);
-	void (*hw_suspend)(struct fdif_device *fdev);
+	int (*hw_suspend)(struct fdif_device *fdev);
 	void (*prepare)(const struct drm_fdif_job *job, struct fdif_hw_job *hw);
 	void (*run)(struct fdif_device *fdev, const struct fdif_hw_job *hw);
 	u32 (*irq_events)(struct fdif_device *fdev);

@@ -79,11 +79,27 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 	return 0;
 }
 
-static void fdif_omap4_hw_suspend(struct fdif_device *fdev)
+/*
+ * Master standby: the module acknowledges it (MSTANDBY_HDSHK) once its DMA
+ * is idle, and only then may ti-sysc gate it. A module still running a job
+ * that a failed reset did not stop keeps the handshake back: -EBUSY, and
+ * the module stays out of standby, its interrupt enabled again.
+ */
+static int fdif_omap4_hw_suspend(struct fdif_device *fdev)
 {
+	u32 ctrl = FIELD_PREP(FDIF_CTRL_MAX_TAGS, FDIF_MAX_TAGS), val;
+	int ret;
+
 	fdif_write(fdev, FDIF_IRQENABLE_CLR(FDIF_IRQ_MPU), FDIF_IRQ_EVENTS);
-	fdif_write(fdev, FDIF_CTRL, FIELD_PREP(FDIF_CTRL_MAX_TAGS, FDIF_MAX_TAGS) |
-		   FDIF_CTRL_MSTANDBY);
+	fdif_write(fdev, FDIF_CTRL, ctrl | FDIF_CTRL_MSTANDBY);
+	ret = readl_poll_timeout(fdev->regs + FDIF_CTRL, val,
+				 val & FDIF_CTRL_MSTANDBY_HDSHK, 20, 2000);
+	if (ret) {
+		fdif_write(fdev, FDIF_CTRL, ctrl);
+		fdif_write(fdev, FDIF_IRQENABLE_SET(FDIF_IRQ_MPU), FDIF_IRQ_EVENTS);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 /* FD_DCOND.MIN_SIZE encodes the index of the minimum size in this table */
