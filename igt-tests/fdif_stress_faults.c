@@ -134,11 +134,13 @@ TEST_F(stress, close_with_bos_mapped_and_exported)
 
 /*
  * Jobs dropped with their file when the process is killed never reach the
- * hardware (issue 11, 6): their result must say -ECANCELED, as the uAPI
- * documents, not keep whatever the BO held. The result BOs belong to this
- * process (exported to the child), so they outlive the child's file.
+ * hardware (issue 11, 6): their result must say -ESRCH, as the uAPI
+ * documents and as their fences say (issue 39), not keep whatever the BO
+ * held, nor -ECANCELED, which is a failed in-sync's. The result BOs belong
+ * to this process (exported to the child), so they outlive the child's
+ * file.
  */
-TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
+TEST_F_TIMEOUT(plain, killed_jobs_report_esrch, 120)
 {
 	enum { JOBS = 4 };
 	struct fdif_bo res[JOBS];
@@ -210,16 +212,16 @@ TEST_F_TIMEOUT(plain, killed_jobs_report_cancelled, 120)
 			/* on the hardware when the process died: it ran */
 			EXPECT_EQ(-ETIMEDOUT, r->status);
 		} else {
-			EXPECT_EQ(-ECANCELED, r->status) TH_LOG("job %d: status %d (0x%x)",
-								i, r->status, r->status);
+			EXPECT_EQ(-ESRCH, r->status) TH_LOG("job %d: status %d (0x%x)",
+							    i, r->status, r->status);
 			EXPECT_EQ(0, r->count);
-			cancelled += r->status == -ECANCELED;
+			cancelled += r->status == -ESRCH;
 		}
 		close(bufs[i]);
 		fdif_bo_free(fd, &res[i]);
 	}
 	ASSERT_TRUE(all_accounted(10000));
-	TH_LOG("killed with %d jobs queued behind a hang: %d report -ECANCELED", JOBS - 1,
+	TH_LOG("killed with %d jobs queued behind a hang: %d report -ESRCH", JOBS - 1,
 	       cancelled);
 	close(fd);
 }

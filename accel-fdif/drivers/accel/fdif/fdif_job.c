@@ -331,9 +331,10 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
  *
  * The scheduled fence signals after run_job() for a job that ran, and for
  * one dropped with its entity (its process was killed with jobs queued)
- * once its dependencies are done, just before its finished fence: then
- * its result must say so, as the uAPI documents, rather than keep what
- * the BO held. No one else writes that result any more.
+ * once its dependencies are done, just before its finished fence, which
+ * the scheduler ends with -ESRCH: then its result must say the same, as
+ * the uAPI documents, rather than keep what the BO held. No one else
+ * writes that result any more.
  */
 void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 {
@@ -341,7 +342,7 @@ void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 
 	if (job->hw_fence_init)
 		return;	/* run_job() or its completion wrote the result */
-	fdif_job_write_header(job, -ECANCELED, 0);
+	fdif_job_write_header(job, -ESRCH, 0);
 	atomic64_inc(&job->fdev->stats.cancelled);
 }
 

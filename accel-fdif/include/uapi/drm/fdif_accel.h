@@ -294,9 +294,10 @@ struct drm_fdif_result_layout {
  * @count: objects found, at most @capacity
  * @status: 0, or a negative errno: -EIO (the device reported an error or
  *	did not come out of reset), -ETIMEDOUT (the device hung and was
- *	reset), -ECANCELED (the job never ran: its file was closed, or the
- *	fence of one of its in-syncs ended with an error), -ENODEV (the
- *	device was removed)
+ *	reset), -ECANCELED (the job did not run: the fence of one of its
+ *	in-syncs ended with an error), -ESRCH (the job never ran: its
+ *	process was killed with it queued; its fence says -ESRCH too),
+ *	-ENODEV (the device was removed)
  * @seqno: the job's &drm_fdif_job.seqno
  *
  * Written before the job's fence signals; read it after waiting. Objects
