@@ -95,6 +95,17 @@ else
 		done)"
 fi
 
+# The scheduler's documented contract only (issue 39): its job lists,
+# their lock, its credits and a job's link to its hardware fence are the
+# scheduler's own; a driver that edits them breaks when the scheduler
+# changes (6.17 puts a job back itself after DRM_GPU_SCHED_STAT_NO_HANG).
+# Allowed: the sanity check that nothing is pending at teardown, and the
+# read of a finished fence's parent that fdif_in_fence_error() explains.
+report "drm_sched: no scheduler internals edited by the driver" \
+	"$(grep -nE 'pending_list|job_list_lock|credit_count|free_guilty|s_fence->parent *=[^=]' \
+		drivers/accel/fdif/*.[ch] |
+		grep -v 'drm_WARN_ON(drm, !list_empty(&sched->pending_list))' || true)"
+
 # kernel-doc: every structure, member, function and parameter described.
 # -Werror makes it exit non-zero on a warning; an exit without any
 # warning printed means it did not run.

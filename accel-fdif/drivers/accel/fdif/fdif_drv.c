@@ -178,7 +178,8 @@ static int fdif_probe(struct platform_device *pdev)
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
 
-	ret = devm_request_irq(dev, fdev->irq, fdif_irq, 0, dev_name(dev), fdev);
+	ret = devm_request_threaded_irq(dev, fdev->irq, fdif_irq, fdif_irq_thread,
+					0, dev_name(dev), fdev);
 	if (ret)
 		return ret;
 

@@ -57,11 +57,15 @@ struct fdif_stats {
  * @irq: its interrupt
  * @revision: REVISION, read at probe
  * @sched: the one hardware queue
+ * @sched_wq: its submission and timeout work, ordered
  * @fence_context: context of the hardware fences
  * @fence_seqno: last hardware fence seqno (serialised by the scheduler)
  * @fence_lock: lock of the hardware fences
- * @job_lock: protects @active between the IRQ and the timeout handler
+ * @job_lock: protects @active and @faulted between the IRQ and the timeout
+ *	handler
  * @active: the job on the hardware, or NULL
+ * @faulted: @active ended with an ERR interrupt, for the timeout handler
+ *	that drm_sched_fault() runs
  * @standby_lock: protects @standby between runtime PM and the interrupt
  * @standby: the module is in standby, runtime-suspended, and its clocks
  *	may be cut (on OMAP4 an access is then a bus error): the interrupt
@@ -88,12 +92,14 @@ struct fdif_device {
 	u32 revision;
 
 	struct drm_gpu_scheduler sched;
+	struct workqueue_struct *sched_wq;
 	u64 fence_context;
 	u64 fence_seqno;
 	spinlock_t fence_lock;	/* for the hardware fences */
 
-	spinlock_t job_lock;	/* protects @active */
+	spinlock_t job_lock;	/* protects @active, @faulted */
 	struct fdif_job *active;
+	bool faulted;
 
 	spinlock_t standby_lock;	/* protects @standby */
 	bool standby;
@@ -166,9 +172,10 @@ void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job);
 int fdif_job_init(void);
 void fdif_job_exit(void);
 irqreturn_t fdif_irq(int irq, void *arg);
+irqreturn_t fdif_irq_thread(int irq, void *arg);
 int fdif_sched_init(struct fdif_device *fdev);
 void fdif_job_abort_active(struct fdif_device *fdev);
-void fdif_job_done(struct fdif_device *fdev, u32 events);
+void fdif_job_done(struct fdif_device *fdev);
 int fdif_sched_suspend(struct fdif_device *fdev);
 void fdif_sched_resume(struct fdif_device *fdev);
 

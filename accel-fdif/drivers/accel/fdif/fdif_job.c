@@ -116,9 +116,14 @@ struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev)
 }
 
 /**
- * fdif_irq() - the interrupt handler: acknowledge and complete the job
+ * fdif_irq() - the interrupt handler: acknowledge, hand the rest on
  * @irq: the interrupt
  * @arg: the device
+ *
+ * Only the status register is read here, with interrupts off: copying the
+ * results (a hundred and more register reads) is left to fdif_irq_thread(),
+ * and an ERR, which needs a soft reset that may take milliseconds, to the
+ * scheduler's timeout handler through drm_sched_fault().
  *
  * A job holds a runtime PM reference from submit to free, so its interrupt
  * comes while the module is out of standby. One that comes while it is in
@@ -126,22 +131,49 @@ struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev)
  * clocks may be cut, and on OMAP4 a register access is then a bus error.
  *
  * Return: IRQ_NONE if the module had nothing to say (a spurious interrupt)
- * or was in standby.
+ * or was in standby, IRQ_WAKE_THREAD for a finished job.
  */
 irqreturn_t fdif_irq(int irq, void *arg)
 {
 	struct fdif_device *fdev = arg;
+	bool fault;
 	u32 events = 0;
 
 	spin_lock(&fdev->standby_lock);
 	if (!fdev->standby)
 		events = fdev->gen->ops->irq_events(fdev);
 	spin_unlock(&fdev->standby_lock);
+
+	spin_lock(&fdev->job_lock);
+	if (!fdev->active)
+		events = 0;	/* no job: latched, or ended by the timeout handler */
+	fault = events & FDIF_EV_ERROR;
+	if (fault)
+		fdev->faulted = true;
+	spin_unlock(&fdev->job_lock);
+
 	if (!events) {
 		atomic64_inc(&fdev->stats.spurious_irqs);
 		return IRQ_NONE;
 	}
-	fdif_job_done(fdev, events);
+	if (fault) {
+		/* the timeout handler resets the module and fails the job */
+		drm_sched_fault(&fdev->sched);
+		return IRQ_HANDLED;
+	}
+	return IRQ_WAKE_THREAD;
+}
+
+/**
+ * fdif_irq_thread() - complete the finished job
+ * @irq: the interrupt
+ * @arg: the device
+ *
+ * Return: IRQ_HANDLED.
+ */
+irqreturn_t fdif_irq_thread(int irq, void *arg)
+{
+	fdif_job_done(arg);
 	return IRQ_HANDLED;
 }
 
@@ -283,19 +315,20 @@ static struct fdif_job *fdif_take_active(struct fdif_device *fdev)
 	spin_lock_irqsave(&fdev->job_lock, flags);
 	job = fdev->active;
 	fdev->active = NULL;
+	fdev->faulted = false;
 	spin_unlock_irqrestore(&fdev->job_lock, flags);
 	return job;
 }
 
 /**
- * fdif_job_done() - the hardware raised FINISH or ERR for the active job
+ * fdif_job_done() - the active job finished: copy its objects, signal it
  * @fdev: the device
- * @events: FDIF_EV_* bits, already acknowledged
  *
- * Called from the interrupt handler, and from the timeout handler when it
- * finds the interrupt was lost.
+ * Called from the interrupt thread, and from the timeout handler when it
+ * finds the interrupt was lost. Whoever takes the job off the hardware
+ * (this, the timeout handler, the unbind) ends it; the others find none.
  */
-void fdif_job_done(struct fdif_device *fdev, u32 events)
+void fdif_job_done(struct fdif_device *fdev)
 {
 	struct fdif_job *job;
 	bool cookie;
@@ -303,17 +336,7 @@ void fdif_job_done(struct fdif_device *fdev, u32 events)
 
 	cookie = dma_fence_begin_signalling();
 	job = fdif_take_active(fdev);
-	if (!job) {
-		atomic64_inc(&fdev->stats.spurious_irqs);
-		dma_fence_end_signalling(cookie);
-		return;
-	}
-	if (events & FDIF_EV_ERROR) {
-		atomic64_inc(&fdev->stats.errors);
-		/* the module stopped in an unknown state: start over */
-		fdif_reset_from(fdev, job);
-		fdif_job_signal(job, -EIO, 0);
-	} else {
+	if (job) {
 		atomic64_inc(&fdev->stats.completed);
 		count = fdev->gen->ops->read_results(fdev, &job->hw,
 						     fdif_job_objects(job),
@@ -410,7 +433,7 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 		/*
 		 * The last reset did not complete. A device kept busy is never
 		 * runtime-suspended, so the next resume's reset may not come
-		 * soon: try once more here (a bounded, atomic poll) before
+		 * soon: try once more here (a poll of at most 4 ms) before
 		 * failing the job.
 		 */
 		fdif_hw_reset(fdev);
@@ -441,109 +464,108 @@ out:
 	return dma_fence_get(fence);
 }
 
-/*
- * Put a job the timeout handler does not reset back on the pending list.
- * drm_sched_job_timedout() in 6.12 took it off before calling us, and only
- * drm_sched_stop() puts it back: a handler that returns without stopping
- * the scheduler must do it itself, or the job is never freed (as
- * etnaviv_sched_timedout_job() does; newer schedulers do this for
- * DRM_GPU_SCHED_STAT_NO_HANG).
- */
-static void fdif_job_reinsert(struct drm_sched_job *sched_job)
+/* Whether @job is still the one on the hardware. */
+static bool fdif_job_is_active(struct fdif_device *fdev, struct fdif_job *job)
 {
-	struct drm_gpu_scheduler *sched = sched_job->sched;
+	bool active;
 
-	spin_lock(&sched->job_list_lock);
-	list_add(&sched_job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
+	spin_lock_irq(&fdev->job_lock);
+	active = fdev->active == job;
+	spin_unlock_irq(&fdev->job_lock);
+	return active;
 }
 
-/* The job on the hardware timed out: a lost interrupt, or a real hang. */
-static void fdif_job_hang(struct fdif_device *fdev, struct fdif_job *job)
+/*
+ * End the job on the hardware that timed out or faulted: complete it if
+ * its interrupt was lost, else reset the module and fail it. The interrupt
+ * is masked, so nobody else takes it off the hardware meanwhile.
+ */
+static void fdif_job_recover(struct fdif_device *fdev, struct fdif_job *job)
 {
-	u32 events = fdev->gen->ops->take_pending(fdev);
+	u32 events;
+	int err;
 
-	if (events) {
+	spin_lock_irq(&fdev->job_lock);
+	events = fdev->faulted ? FDIF_EV_ERROR : 0;
+	spin_unlock_irq(&fdev->job_lock);
+	if (!events)
+		events = fdev->gen->ops->take_pending(fdev);
+
+	if (events == FDIF_EV_DONE) {
 		atomic64_inc(&fdev->stats.missed_irqs);
 		drm_warn(&fdev->drm, "job %llu: interrupt lost\n", job->seqno);
-		fdif_job_done(fdev, events);
+		fdif_job_done(fdev);
 		return;
 	}
-	atomic64_inc(&fdev->stats.timeouts);
-	drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
-		job->seqno);
+	if (events & FDIF_EV_ERROR) {
+		/* the module stopped in an unknown state: start over */
+		atomic64_inc(&fdev->stats.errors);
+		err = -EIO;
+	} else if (drm_dev_is_unplugged(&fdev->drm)) {
+		atomic64_inc(&fdev->stats.cancelled);
+		err = -ENODEV;
+	} else {
+		atomic64_inc(&fdev->stats.timeouts);
+		drm_err(&fdev->drm, "job %llu timed out: resetting the device\n",
+			job->seqno);
+		err = -ETIMEDOUT;
+	}
 	fdif_take_active(fdev);
 	fdif_reset_from(fdev, job);
-	fdif_job_signal(job, -ETIMEDOUT, 0);
+	fdif_job_signal(job, err, 0);
 }
 
+/*
+ * The timeout handler, also run at once by drm_sched_fault() for an ERR
+ * interrupt. It keeps to drm_sched's documented recovery on 6.12: end the
+ * job on the hardware, drm_sched_stop(), drm_sched_start().
+ *
+ * The scheduler's run, free and timeout work share one ordered workqueue
+ * (fdif_sched_init()), so while this runs no job is started and none is
+ * freed: @sched_job is the only job that can be on the hardware (credit
+ * limit 1), and it is the one the timer was armed for, which has run for a
+ * whole timeout. If it is still on the hardware, it is ended here first
+ * (completed, or the module reset and the job failed), so that by the time
+ * drm_sched_stop() looks, every pending job's hardware fence has signalled:
+ * it puts @sched_job back on the pending list and has the scheduler free
+ * it, nothing is left to cancel, and drm_sched_start() restarts the queue.
+ * If it ended before this ran (its interrupt came as its timer fired, or
+ * the unbind ended it), stop and start only put it back.
+ *
+ * Later kernels: the job ended before the handler ran is
+ * DRM_GPU_SCHED_STAT_NO_HANG, without stop and start; one ended here is
+ * drm_sched_stop(), drm_sched_start(sched, 0), DRM_GPU_SCHED_STAT_RESET.
+ */
 static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct fdif_job *job = to_fdif_job(sched_job);
 	struct fdif_device *fdev = job->fdev;
-	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
-	bool present, owned, cookie;
-	int idx;
+	bool cookie;
 
 	mutex_lock(&fdev->reset_lock);
 	/*
-	 * Park the scheduler's work: every job on the pending list has been
-	 * through run_job (its hardware fence is initialised), and no next
-	 * job reaches the hardware while we look at this one or reset it.
+	 * A job on the hardware also means that the unbind, if there was
+	 * one, has not ended it yet (fdif_job_abort_active() waits for
+	 * reset_lock): the module and its interrupt are still there.
 	 */
-	drm_sched_wqueue_stop(&fdev->sched);
-
-	present = drm_dev_enter(&fdev->drm, &idx);
-	if (present)
+	if (fdif_job_is_active(fdev, job)) {
+		/* waits for a handler or thread that may be ending it */
 		disable_irq(fdev->irq);
-	/* from here to enable_irq(): reset and signal, no waits, no allocation */
-	cookie = dma_fence_begin_signalling();
-	spin_lock_irq(&fdev->job_lock);
-	owned = fdev->active == job;
-	spin_unlock_irq(&fdev->job_lock);
-
-	if (!owned) {
-		/*
-		 * Its interrupt came as its timer fired (or the unbind ended
-		 * it): the hardware fence has signalled, or is being signalled
-		 * by whoever took it off the hardware, and the next job may
-		 * already run. Nothing to recover; stopping the scheduler now
-		 * would cancel that next job under the hardware.
-		 */
-	} else if (!present) {
-		/*
-		 * Unplugged, and the job is still on the hardware:
-		 * fdif_job_abort_active(), called from remove under
-		 * reset_lock after us, resets the module and ends it with
-		 * -ENODEV.
-		 */
-		stat = DRM_GPU_SCHED_STAT_ENODEV;
-	} else if (ktime_ms_delta(ktime_get(), job->start) < fdif_timeout_ms / 2) {
-		/*
-		 * The timer was the previous job's: it fired as that job
-		 * completed, and the scheduler handed us the next one, which
-		 * has only just started. Not a hang.
-		 */
-	} else {
-		fdif_job_hang(fdev, job);
-	}
-	dma_fence_end_signalling(cookie);
-	if (present) {
+		/* reset and signal: no waits, no allocation */
+		cookie = dma_fence_begin_signalling();
+		if (fdif_job_is_active(fdev, job))
+			fdif_job_recover(fdev, job);
+		dma_fence_end_signalling(cookie);
 		enable_irq(fdev->irq);
-		drm_dev_exit(idx);
 	}
 
-	/*
-	 * Whichever way it went, the job's hardware fence has signalled or
-	 * will be by its owner, which retires it through the scheduler's
-	 * callback: no drm_sched_stop()/drm_sched_start() (which would drop
-	 * and cancel the hardware fence of a next job already running).
-	 */
-	fdif_job_reinsert(sched_job);
+	drm_sched_stop(&fdev->sched, sched_job);
+	/* system sleep parked the queue: fdif_sched_resume() restarts it */
 	if (!fdev->suspended)
-		drm_sched_wqueue_start(&fdev->sched);
+		drm_sched_start(&fdev->sched);
 	mutex_unlock(&fdev->reset_lock);
-	return stat;
+	return drm_dev_is_unplugged(&fdev->drm) ? DRM_GPU_SCHED_STAT_ENODEV :
+						  DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
 /**
@@ -619,6 +641,7 @@ static void fdif_sched_fini(struct drm_device *drm, void *arg)
 	 */
 	drm_WARN_ON(drm, !list_empty(&sched->pending_list));
 	drm_sched_fini(sched);
+	destroy_workqueue(fdev->sched_wq);
 	fdif_reset_fini(fdev);
 }
 
@@ -627,13 +650,16 @@ static void fdif_sched_fini(struct drm_device *drm, void *arg)
  * @fdev: the device
  *
  * The scheduler lives as long as the drm_device, past an unbind, until the
- * last open file is closed: entities of open files still point at it.
+ * last open file is closed: entities of open files still point at it. Its
+ * submission and its timeout work share one ordered workqueue, so that the
+ * timeout handler never runs beside run_job or free_job: see
+ * fdif_timedout_job().
  *
  * Return: 0 or a negative errno.
  */
 int fdif_sched_init(struct fdif_device *fdev)
 {
-	const struct drm_sched_init_args args = {
+	struct drm_sched_init_args args = {
 		.ops = &fdif_sched_ops,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 		.credit_limit = 1,
@@ -643,10 +669,18 @@ int fdif_sched_init(struct fdif_device *fdev)
 	};
 	int ret;
 
+	fdev->sched_wq = alloc_ordered_workqueue("fdif-%s", WQ_MEM_RECLAIM,
+						 dev_name(fdev->drm.dev));
+	if (!fdev->sched_wq)
+		return -ENOMEM;
+	args.submit_wq = fdev->sched_wq;
+	args.timeout_wq = fdev->sched_wq;
 	fdev->fence_context = dma_fence_context_alloc(1);
 	ret = drm_sched_init(&fdev->sched, &args);
-	if (ret)
+	if (ret) {
+		destroy_workqueue(fdev->sched_wq);
 		return ret;
+	}
 	return drmm_add_action_or_reset(&fdev->drm, fdif_sched_fini, NULL);
 }
 

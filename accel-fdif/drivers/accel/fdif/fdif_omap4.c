@@ -64,9 +64,8 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 	modes = fdif_read(fdev, FDIF_SYSCONFIG) &
 		(FDIF_SYSCONFIG_SIDLEMODE | FDIF_SYSCONFIG_MIDLEMODE);
 	fdif_write(fdev, FDIF_SYSCONFIG, modes | FDIF_SYSCONFIG_SOFTRESET);
-	ret = readl_poll_timeout_atomic(fdev->regs + FDIF_SYSCONFIG, val,
-					!(val & FDIF_SYSCONFIG_SOFTRESET),
-					2, 4000);
+	ret = readl_poll_timeout(fdev->regs + FDIF_SYSCONFIG, val,
+				 !(val & FDIF_SYSCONFIG_SOFTRESET), 20, 4000);
 	if (ret) {
 		/* run_job retries it for each job while the module is wedged */
 		drm_err_ratelimited(&fdev->drm, "soft reset did not complete\n");
