@@ -106,6 +106,13 @@ stage_demo() {
 		--out "$out/photo-bad" "$FDIF_BUILD/bad-photo/not a photo.png"
 	demo_expect_error "$out/photo-bad" "none of the photos could be read" \
 		"not a photo.png: failed: unsupported image format" "!booting the guest"
+	# a picture the guest could search but not draw (16384x16384: its
+	# colour copy is over --draw's memory limit), named on the host too
+	cp "$FDIF_BUILD/libfdif-drm/tests/zero-16384-adam7.png" "$FDIF_BUILD/bad-photo/huge.png"
+	demo_tap "$out/photo-huge" "scripts/demo.sh with a photo too large to draw" \
+		--out "$out/photo-huge" "$FDIF_BUILD/bad-photo/huge.png"
+	demo_expect_error "$out/photo-huge" "none of the photos could be read" \
+		"huge.png: failed: image too large" "!booting the guest"
 }
 
 # demo_expect_error OUT LINE...: turn demo_tap's OUT.tap around: ok when
