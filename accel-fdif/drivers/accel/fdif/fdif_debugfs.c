@@ -14,6 +14,21 @@
 #include <drm/drm_file.h>
 
 #include "fdif_drv.h"
+#include "fdif_regs.h"
+
+/* The registers "regs" dumps, by their names in the TRM */
+static const struct {
+	const char *name;
+	u32 offset;
+} fdif_regs[] = {
+#define REG(r) { #r, r }
+	REG(FDIF_REVISION), REG(FDIF_HWINFO), REG(FDIF_SYSCONFIG),
+	REG(FDIF_IRQSTATUS_RAW(FDIF_IRQ_MPU)), REG(FDIF_IRQSTATUS(FDIF_IRQ_MPU)),
+	REG(FDIF_IRQENABLE_SET(FDIF_IRQ_MPU)), REG(FDIF_PICADDR), REG(FDIF_CTRL),
+	REG(FDIF_WKADDR), REG(FD_CTRL), REG(FD_DNUM), REG(FD_DCOND),
+	REG(FD_STARTX), REG(FD_STARTY), REG(FD_SIZEX), REG(FD_SIZEY), REG(FD_LHIT),
+#undef REG
+};
 
 static int fdif_regs_show(struct seq_file *m, void *unused)
 {
@@ -29,10 +44,10 @@ static int fdif_regs_show(struct seq_file *m, void *unused)
 		drm_dev_exit(idx);
 		return ret;
 	}
-	for (i = 0; i < fdev->gen->num_regs; i++)
-		seq_printf(m, "%-40s 0x%03x = 0x%08x\n", fdev->gen->regs[i].name,
-			   fdev->gen->regs[i].offset,
-			   readl(fdev->regs + fdev->gen->regs[i].offset));
+	for (i = 0; i < ARRAY_SIZE(fdif_regs); i++)
+		seq_printf(m, "%-40s 0x%03x = 0x%08x\n", fdif_regs[i].name,
+			   fdif_regs[i].offset,
+			   readl(fdev->regs + fdif_regs[i].offset));
 	pm_runtime_mark_last_busy(fdev->drm.dev);
 	pm_runtime_put_autosuspend(fdev->drm.dev);
 	drm_dev_exit(idx);

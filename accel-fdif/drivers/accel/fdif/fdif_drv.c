@@ -10,7 +10,6 @@
 #include <linux/io.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
-#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
@@ -27,6 +26,8 @@
 #include <uapi/drm/fdif_accel.h>
 
 #include "fdif_drv.h"
+#include "fdif_omap4.h"
+#include "fdif_params.h"
 
 #define FDIF_AUTOSUSPEND_MS	50
 
@@ -135,9 +136,6 @@ static int fdif_probe(struct platform_device *pdev)
 	if (IS_ERR(fdev))
 		return PTR_ERR(fdev);
 	platform_set_drvdata(pdev, fdev);
-	fdev->gen = of_device_get_match_data(dev);
-	if (!fdev->gen)
-		return -ENODEV;
 	spin_lock_init(&fdev->fence_lock);
 	spin_lock_init(&fdev->job_lock);
 	spin_lock_init(&fdev->standby_lock);
@@ -147,10 +145,10 @@ static int fdif_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	/* no IOMMU: the generation's address registers are the limit */
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(fdev->gen->dma_bits));
+	/* no IOMMU: the module's address registers are the limit */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(FDIF_DMA_BITS));
 	if (ret)
-		return dev_err_probe(dev, ret, "no %u-bit DMA\n", fdev->gen->dma_bits);
+		return dev_err_probe(dev, ret, "no %d-bit DMA\n", FDIF_DMA_BITS);
 	/* a picture is one contiguous segment, whatever its size */
 	dma_set_max_seg_size(dev, UINT_MAX);
 
@@ -174,7 +172,7 @@ static int fdif_probe(struct platform_device *pdev)
 		pm_runtime_put_noidle(dev);
 		return dev_err_probe(dev, -EIO, "the module did not reset\n");
 	}
-	fdev->revision = fdev->gen->ops->revision(fdev);
+	fdev->revision = fdif_omap4_revision(fdev);
 	pm_runtime_mark_last_busy(dev);
 	pm_runtime_put_autosuspend(dev);
 
@@ -296,7 +294,7 @@ static int fdif_runtime_suspend(struct device *dev)
 	spin_lock_irq(&fdev->standby_lock);
 	fdev->standby = true;
 	spin_unlock_irq(&fdev->standby_lock);
-	ret = fdev->gen->ops->hw_suspend(fdev);
+	ret = fdif_omap4_hw_suspend(fdev);
 	if (ret) {
 		spin_lock_irq(&fdev->standby_lock);
 		fdev->standby = false;
@@ -359,7 +357,7 @@ static const struct dev_pm_ops fdif_pm_ops = {
 };
 
 static const struct of_device_id fdif_of_match[] = {
-	{ .compatible = "ti,omap4-fdif", .data = &fdif_gen_omap4 },
+	{ .compatible = "ti,omap4-fdif" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, fdif_of_match);

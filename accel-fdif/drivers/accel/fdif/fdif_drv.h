@@ -14,15 +14,10 @@
 #include <drm/drm_device.h>
 #include <drm/gpu_scheduler.h>
 
-#include "fdif_gen.h"
 #include "fdif_job.h"
 
 struct dma_buf_attachment;
 struct sg_table;
-
-/* Limits of one submission (the queries report them) */
-#define FDIF_MAX_BATCH		16
-#define FDIF_MAX_SYNCS		64
 
 /**
  * struct fdif_stats - what debugfs "stats" shows
@@ -52,7 +47,6 @@ struct fdif_stats {
 /**
  * struct fdif_device - one FDIF
  * @drm: the DRM (accel) device
- * @gen: its hardware generation
  * @regs: its registers
  * @irq: its interrupt
  * @revision: REVISION, read at probe
@@ -86,7 +80,6 @@ struct fdif_stats {
  */
 struct fdif_device {
 	struct drm_device drm;
-	const struct fdif_gen *gen;
 	void __iomem *regs;
 	int irq;
 	u32 revision;

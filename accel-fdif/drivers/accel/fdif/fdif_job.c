@@ -26,6 +26,8 @@
 
 #include "fdif_drv.h"
 #include "fdif_job.h"
+#include "fdif_omap4.h"
+#include "fdif_params.h"
 
 static int fdif_timeout_ms_set(const char *val, const struct kernel_param *kp)
 {
@@ -141,7 +143,7 @@ irqreturn_t fdif_irq(int irq, void *arg)
 
 	spin_lock(&fdev->standby_lock);
 	if (!fdev->standby)
-		events = fdev->gen->ops->irq_events(fdev);
+		events = fdif_omap4_irq_events(fdev);
 	spin_unlock(&fdev->standby_lock);
 
 	spin_lock(&fdev->job_lock);
@@ -187,7 +189,7 @@ static void fdif_job_write_header(struct fdif_job *job, int status, u32 count)
 		.version = DRM_FDIF_RESULT_VERSION,
 		.header_size = sizeof(struct drm_fdif_result_header),
 		.object_size = sizeof(struct drm_fdif_object),
-		.capacity = job->fdev->gen->capacity,
+		.capacity = FDIF_MAX_FACES,
 		.count = count,
 		.status = status,
 		.seqno = job->seqno,
@@ -338,9 +340,8 @@ void fdif_job_done(struct fdif_device *fdev)
 	job = fdif_take_active(fdev);
 	if (job) {
 		atomic64_inc(&fdev->stats.completed);
-		count = fdev->gen->ops->read_results(fdev, &job->hw,
-						     fdif_job_objects(job),
-						     fdev->gen->capacity);
+		count = fdif_omap4_read_results(fdev, &job->hw,
+						fdif_job_objects(job));
 		fdif_sort_objects(fdif_job_objects(job), count);
 		fdif_job_signal(job, 0, count);
 	}
@@ -457,7 +458,7 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	spin_lock_irq(&fdev->job_lock);
 	fdev->active = job;
 	spin_unlock_irq(&fdev->job_lock);
-	fdev->gen->ops->run(fdev, &job->hw);
+	fdif_omap4_run(fdev, &job->hw);
 	drm_dev_exit(idx);
 out:
 	dma_fence_end_signalling(cookie);
@@ -489,7 +490,7 @@ static void fdif_job_recover(struct fdif_device *fdev, struct fdif_job *job)
 	events = fdev->faulted ? FDIF_EV_ERROR : 0;
 	spin_unlock_irq(&fdev->job_lock);
 	if (!events)
-		events = fdev->gen->ops->take_pending(fdev);
+		events = fdif_omap4_take_pending(fdev);
 
 	if (events == FDIF_EV_DONE) {
 		atomic64_inc(&fdev->stats.missed_irqs);

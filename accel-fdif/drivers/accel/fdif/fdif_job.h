@@ -14,7 +14,9 @@
 
 #include <drm/gpu_scheduler.h>
 
-#include "fdif_gen.h"
+#include <uapi/drm/fdif_accel.h>
+
+#include "fdif_omap4.h"
 
 struct drm_gem_object;
 struct fdif_device;

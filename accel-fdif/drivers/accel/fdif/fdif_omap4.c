@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The TI OMAP4 FDIF generation: what it can do (the tables the query ioctl
- * reports and the job check enforces), and its register-level operations:
- * reset and setup, programming a job, the interrupt status, reading the
- * results.
+ * The TI OMAP4 FDIF's registers: reset and setup, standby, programming a
+ * job, the interrupt status, reading the results. What the module takes
+ * (the query answers and the job check) is in fdif_params.c.
  *
  * Copyright (c) 2026 The fdif developers
  */
@@ -13,18 +12,19 @@
 #include <linux/iopoll.h>
 #include <linux/kernel.h>
 
-#include <drm/drm_fourcc.h>
 #include <drm/drm_print.h>
 
 #include "fdif_drv.h"
-#include "fdif_gen.h"
 #include "fdif_omap4.h"
+#include "fdif_params.h"
 #include "fdif_regs.h"
 
 #define FDIF_IRQ_EVENTS		(FDIF_IRQ_FINISH | FDIF_IRQ_ERR)
 
 /* the hardware's result registers and the result layout hold as many */
 static_assert(FDIF_MAX_FACES <= FD_DNUM_MASK);
+/* FD_DCOND.MIN_SIZE (bits 1:0) holds the index of each minimum size */
+static_assert(FDIF_NUM_MIN_SIZES - 1 <= FD_DCOND_MIN_SIZE);
 
 static u32 fdif_read(struct fdif_device *fdev, u32 reg)
 {
@@ -36,21 +36,30 @@ static void fdif_write(struct fdif_device *fdev, u32 reg, u32 val)
 	writel(val, fdev->regs + reg);
 }
 
-static u32 fdif_omap4_revision(struct fdif_device *fdev)
+/**
+ * fdif_omap4_revision() - the module's REVISION register
+ * @fdev: the device, powered
+ *
+ * Return: its value.
+ */
+u32 fdif_omap4_revision(struct fdif_device *fdev)
 {
 	return fdif_read(fdev, FDIF_REVISION);
 }
 
-/*
- * Soft-reset the module and set it up for jobs; 0 or -ETIMEDOUT.
+/**
+ * fdif_omap4_hw_init() - soft-reset the module and set it up for jobs
+ * @fdev: the device, powered
  *
  * On OMAP4 the module's SYSCONFIG idle and standby modes belong to its
  * interconnect target module (drivers/bus/ti-sysc.c), which programs them
  * when it enables the module. The reset sets them back to their reset
  * values, so they are put back afterwards, as ti-sysc does for its own
  * reset-and-restore (SYSC_QUIRK_RESET_ON_CTX_LOST).
+ *
+ * Return: 0, or -ETIMEDOUT if the reset did not complete.
  */
-static int fdif_omap4_hw_init(struct fdif_device *fdev)
+int fdif_omap4_hw_init(struct fdif_device *fdev)
 {
 	u32 modes, val;
 	int ret;
@@ -78,13 +87,18 @@ static int fdif_omap4_hw_init(struct fdif_device *fdev)
 	return 0;
 }
 
-/*
- * Master standby: the module acknowledges it (MSTANDBY_HDSHK) once its DMA
- * is idle, and only then may ti-sysc gate it. A module still running a job
- * that a failed reset did not stop keeps the handshake back: -EBUSY, and
- * the module stays out of standby, its interrupt enabled again.
+/**
+ * fdif_omap4_hw_suspend() - put the module in master standby
+ * @fdev: the device, powered, before runtime PM powers it down
+ *
+ * The module acknowledges standby (MSTANDBY_HDSHK) once its DMA is idle,
+ * and only then may ti-sysc gate it. A module still running a job that a
+ * failed reset did not stop keeps the handshake back, and stays out of
+ * standby, its interrupt enabled again.
+ *
+ * Return: 0, or -EBUSY if the module did not acknowledge.
  */
-static int fdif_omap4_hw_suspend(struct fdif_device *fdev)
+int fdif_omap4_hw_suspend(struct fdif_device *fdev)
 {
 	u32 ctrl = FIELD_PREP(FDIF_CTRL_MAX_TAGS, FDIF_MAX_TAGS), val;
 	int ret;
@@ -101,14 +115,9 @@ static int fdif_omap4_hw_suspend(struct fdif_device *fdev)
 	return 0;
 }
 
-/* FD_DCOND.MIN_SIZE encodes the index of the minimum size in this table */
-static const struct drm_fdif_size fdif_omap4_min_sizes[] = {
-	{ 20, 20 }, { 25, 25 }, { 32, 32 }, { 40, 40 },
-};
-
 /**
  * fdif_omap4_prepare() - the register values of a checked job
- * @job: a job that passed fdif_job_check() for the OMAP4
+ * @job: a job that passed fdif_job_check()
  * @hw: where the values go (&fdif_hw_job.regs, enum fdif_omap4_reg)
  */
 void fdif_omap4_prepare(const struct drm_fdif_job *job, struct fdif_hw_job *hw)
@@ -116,8 +125,7 @@ void fdif_omap4_prepare(const struct drm_fdif_job *job, struct fdif_hw_job *hw)
 	const struct drm_fdif_roi *roi = &job->roi;
 	bool whole = !roi->width && !roi->height;
 	u32 dir = __ffs(job->directions);
-	int size = fdif_gen_min_size_index(&fdif_gen_omap4, job->min_width,
-					   job->min_height);
+	int size = fdif_min_size_index(job->min_width, job->min_height);
 
 	hw->regs[FDIF_OMAP4_DCOND] = FIELD_PREP(FD_DCOND_MIN_SIZE, size) |
 				     FIELD_PREP(FD_DCOND_DIR, dir);
@@ -128,9 +136,14 @@ void fdif_omap4_prepare(const struct drm_fdif_job *job, struct fdif_hw_job *hw)
 	hw->regs[FDIF_OMAP4_LHIT] = job->threshold;
 }
 
-static void fdif_omap4_run(struct fdif_device *fdev, const struct fdif_hw_job *hw)
+/**
+ * fdif_omap4_run() - program a prepared job and start it
+ * @fdev: the device, powered, the module idle
+ * @hw: the job
+ */
+void fdif_omap4_run(struct fdif_device *fdev, const struct fdif_hw_job *hw)
 {
-	/* dma_bits 32: fdif_lookup_bo() let no address above 4 GiB through */
+	/* FDIF_DMA_BITS: fdif_lookup_bo() let no address above 4 GiB through */
 	fdif_write(fdev, FDIF_PICADDR, lower_32_bits(hw->plane_addr[0]));
 	fdif_write(fdev, FDIF_WKADDR, lower_32_bits(hw->work_addr));
 	fdif_write(fdev, FD_DCOND, hw->regs[FDIF_OMAP4_DCOND]);
@@ -153,13 +166,26 @@ static u32 fdif_omap4_ack(struct fdif_device *fdev, u32 reg)
 	       (status & FDIF_IRQ_ERR ? FDIF_EV_ERROR : 0);
 }
 
-static u32 fdif_omap4_irq_events(struct fdif_device *fdev)
+/**
+ * fdif_omap4_irq_events() - read and acknowledge the interrupt
+ * @fdev: the device, out of standby
+ *
+ * Return: the FDIF_EV_* it reports, or 0.
+ */
+u32 fdif_omap4_irq_events(struct fdif_device *fdev)
 {
 	return fdif_omap4_ack(fdev, FDIF_IRQSTATUS(FDIF_IRQ_MPU));
 }
 
-/* the raw status: events the masked (or lost) interrupt did not report */
-static u32 fdif_omap4_take_pending(struct fdif_device *fdev)
+/**
+ * fdif_omap4_take_pending() - the events an interrupt did not report
+ * @fdev: the device, its interrupt masked
+ *
+ * Reads the raw status (a lost interrupt's events) and acknowledges it.
+ *
+ * Return: FDIF_EV_* or 0.
+ */
+u32 fdif_omap4_take_pending(struct fdif_device *fdev)
 {
 	return fdif_omap4_ack(fdev, FDIF_IRQSTATUS_RAW(FDIF_IRQ_MPU));
 }
@@ -194,9 +220,7 @@ void fdif_omap4_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 	u32 size = FIELD_GET(FD_CONFSIZE_SIZE, confsize);
 
 	*obj = (struct drm_fdif_object) {
-		.fields = DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE |
-			  DRM_FDIF_OBJECT_DIRECTION | DRM_FDIF_OBJECT_CONFIDENCE |
-			  DRM_FDIF_OBJECT_RAW_CONFIDENCE,
+		.fields = FDIF_OBJECT_FIELDS,
 		.object_class = DRM_FDIF_CLASS_FACE,
 		.x = (s32)FIELD_GET(FD_CENTERX_MASK, centerx) - (s32)(size / 2),
 		.y = (s32)FIELD_GET(FD_CENTERY_MASK, centery) - (s32)(size / 2),
@@ -209,14 +233,24 @@ void fdif_omap4_unpack_face(u32 centerx, u32 centery, u32 confsize, u32 angle,
 	};
 }
 
-static u32 fdif_omap4_read_results(struct fdif_device *fdev,
-				   const struct fdif_hw_job *hw,
-				   struct drm_fdif_object *objs, u32 capacity)
+/**
+ * fdif_omap4_read_results() - the faces of a finished job
+ * @fdev: the device
+ * @hw: the job that finished
+ * @objs: room for %FDIF_MAX_FACES objects
+ *
+ * Copies the faces and releases the result registers.
+ *
+ * Return: the number of faces copied.
+ */
+u32 fdif_omap4_read_results(struct fdif_device *fdev,
+			    const struct fdif_hw_job *hw,
+			    struct drm_fdif_object *objs)
 {
 	u32 i, n = FIELD_GET(FD_DNUM_MASK, fdif_read(fdev, FD_DNUM));
 	u32 dcond = hw->regs[FDIF_OMAP4_DCOND];
 
-	n = min(n, capacity);
+	n = min_t(u32, n, FDIF_MAX_FACES);
 	for (i = 0; i < n; i++)
 		fdif_omap4_unpack_face(fdif_read(fdev, FD_CENTERX(i)),
 				       fdif_read(fdev, FD_CENTERY(i)),
@@ -226,84 +260,3 @@ static u32 fdif_omap4_read_results(struct fdif_device *fdev,
 	fdif_write(fdev, FD_CTRL, FD_CTRL_FINISH);
 	return n;
 }
-
-static const struct fdif_gen_ops fdif_omap4_ops = {
-	.revision = fdif_omap4_revision,
-	.hw_init = fdif_omap4_hw_init,
-	.hw_suspend = fdif_omap4_hw_suspend,
-	.prepare = fdif_omap4_prepare,
-	.run = fdif_omap4_run,
-	.irq_events = fdif_omap4_irq_events,
-	.take_pending = fdif_omap4_take_pending,
-	.read_results = fdif_omap4_read_results,
-};
-
-static const struct drm_fdif_format_info fdif_omap4_formats[] = {
-	{
-		.fourcc = DRM_FORMAT_R8,
-		.num_planes = 1,
-		.flags = DRM_FDIF_FORMAT_PACKED_ROWS,
-		.min_width = FDIF_PIC_WIDTH,
-		.max_width = FDIF_PIC_WIDTH,
-		.width_align = 1,
-		.min_height = FDIF_PIC_HEIGHT,
-		.max_height = FDIF_PIC_HEIGHT,
-		.height_align = 1,
-		.offset_align = FDIF_ADDR_ALIGN,
-		.stride_align = 1,
-	},
-};
-
-static const struct drm_fdif_class_info fdif_omap4_classes[] = {
-	{
-		.object_class = DRM_FDIF_CLASS_FACE,
-		.directions = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
-			      BIT(DRM_FDIF_DIR_LEFT),
-	},
-};
-
-static const struct fdif_reg_name fdif_omap4_regs[] = {
-#define REG(r) { #r, r }
-	REG(FDIF_REVISION), REG(FDIF_HWINFO), REG(FDIF_SYSCONFIG),
-	REG(FDIF_IRQSTATUS_RAW(FDIF_IRQ_MPU)), REG(FDIF_IRQSTATUS(FDIF_IRQ_MPU)),
-	REG(FDIF_IRQENABLE_SET(FDIF_IRQ_MPU)), REG(FDIF_PICADDR), REG(FDIF_CTRL),
-	REG(FDIF_WKADDR), REG(FD_CTRL), REG(FD_DNUM), REG(FD_DCOND),
-	REG(FD_STARTX), REG(FD_STARTY), REG(FD_SIZEX), REG(FD_SIZEY), REG(FD_LHIT),
-#undef REG
-};
-
-/* The OMAP4 FDIF (OMAP4 TRM chapter 9) */
-const struct fdif_gen fdif_gen_omap4 = {
-	.info = {
-		.generation = DRM_FDIF_GEN_OMAP4,
-		.classes = BIT(DRM_FDIF_CLASS_FACE),
-		.directions = BIT(DRM_FDIF_DIR_UP) | BIT(DRM_FDIF_DIR_RIGHT) |
-			      BIT(DRM_FDIF_DIR_LEFT),
-		.max_job_classes = 1,
-		.max_job_directions = 1,	/* FD_DCOND.DIR: one a job */
-		.max_threshold = FDIF_MAX_LHIT,
-		.default_threshold = FDIF_DEFAULT_LHIT,
-		.work_size = FDIF_WORK_SIZE,
-		.work_align = FDIF_ADDR_ALIGN,
-		.roi_min_width = FDIF_ROI_MIN,
-		.roi_min_height = FDIF_ROI_MIN,
-		.roi_max_x = FDIF_ROI_MAX_X,
-		.roi_max_y = FDIF_ROI_MAX_Y,
-		.max_jobs = FDIF_MAX_BATCH,
-		.max_syncs = FDIF_MAX_SYNCS,
-	},
-	.formats = fdif_omap4_formats,
-	.num_formats = ARRAY_SIZE(fdif_omap4_formats),
-	.min_sizes = fdif_omap4_min_sizes,
-	.num_min_sizes = ARRAY_SIZE(fdif_omap4_min_sizes),
-	.classes = fdif_omap4_classes,
-	.num_classes = ARRAY_SIZE(fdif_omap4_classes),
-	.dma_bits = 32,		/* PICADDR, WKADDR */
-	.capacity = FDIF_MAX_FACES,
-	.object_fields = DRM_FDIF_OBJECT_BOX | DRM_FDIF_OBJECT_ANGLE |
-			 DRM_FDIF_OBJECT_DIRECTION | DRM_FDIF_OBJECT_CONFIDENCE |
-			 DRM_FDIF_OBJECT_RAW_CONFIDENCE,
-	.ops = &fdif_omap4_ops,
-	.regs = fdif_omap4_regs,
-	.num_regs = ARRAY_SIZE(fdif_omap4_regs),
-};

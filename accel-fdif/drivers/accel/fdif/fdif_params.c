@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Checks of a job against what its hardware generation can do. They are
- * driven by the generation's tables (struct fdif_gen), the same ones the
- * query ioctl reports, so a job the queries allow is a job the driver
- * takes. Buffer handles and sizes are checked by the submit ioctl against
- * the BOs. Pure functions, covered by KUnit (fdif_kunit.c).
+ * What the OMAP4 FDIF takes: the answers of the query ioctl, and the check
+ * of a job against the same limits, so that a job the queries allow is a
+ * job the driver takes (KUnit, fdif_kunit.c, holds the two together).
+ * Buffer handles and sizes are checked by the submit ioctl against the
+ * BOs. Pure functions.
  *
  * Copyright (c) 2026 The fdif developers
  */
@@ -16,73 +16,103 @@
 
 #include <drm/drm_fourcc.h>
 
-#include "fdif_gen.h"
+#include "fdif_params.h"
 
-/**
- * fdif_gen_format() - a generation's constraints for a picture format
- * @gen: the generation
- * @fourcc: a DRM_FORMAT_* code
- *
- * Return: the format's entry, or NULL if the generation does not take it.
+/* %DRM_FDIF_QUERY_DEVICE; the revision is the module's, read at probe */
+const struct drm_fdif_device_info fdif_device_info = {
+	.generation = DRM_FDIF_GEN_OMAP4,
+	.classes = BIT(DRM_FDIF_CLASS_FACE),
+	.directions = FDIF_DIRECTIONS,
+	.max_job_classes = 1,
+	.max_job_directions = 1,	/* FD_DCOND.DIR: one a job */
+	.max_threshold = FDIF_MAX_LHIT,
+	.default_threshold = FDIF_DEFAULT_LHIT,
+	.work_size = FDIF_WORK_SIZE,
+	.work_align = FDIF_ADDR_ALIGN,
+	.roi_min_width = FDIF_ROI_MIN,
+	.roi_min_height = FDIF_ROI_MIN,
+	.roi_max_x = FDIF_ROI_MAX_X,
+	.roi_max_y = FDIF_ROI_MAX_Y,
+	.max_jobs = FDIF_MAX_BATCH,
+	.max_syncs = FDIF_MAX_SYNCS,
+};
+
+/* %DRM_FDIF_QUERY_FORMATS */
+const struct drm_fdif_format_info fdif_formats[1] = {
+	{
+		.fourcc = DRM_FORMAT_R8,
+		.num_planes = 1,
+		.flags = DRM_FDIF_FORMAT_PACKED_ROWS,
+		.min_width = FDIF_PIC_WIDTH,
+		.max_width = FDIF_PIC_WIDTH,
+		.width_align = 1,
+		.min_height = FDIF_PIC_HEIGHT,
+		.max_height = FDIF_PIC_HEIGHT,
+		.height_align = 1,
+		.offset_align = FDIF_ADDR_ALIGN,
+		.stride_align = 1,
+	},
+};
+
+/*
+ * %DRM_FDIF_QUERY_MIN_SIZES, smallest first: FD_DCOND.MIN_SIZE encodes the
+ * index of the minimum size in this table
  */
-const struct drm_fdif_format_info *
-fdif_gen_format(const struct fdif_gen *gen, u32 fourcc)
+const struct drm_fdif_size fdif_min_sizes[FDIF_NUM_MIN_SIZES] = {
+	{ 20, 20 }, { 25, 25 }, { 32, 32 }, { 40, 40 },
+};
+
+/* %DRM_FDIF_QUERY_CLASSES */
+const struct drm_fdif_class_info fdif_classes[1] = {
+	{
+		.object_class = DRM_FDIF_CLASS_FACE,
+		.directions = FDIF_DIRECTIONS,
+	},
+};
+
+/* The format's entry in fdif_formats[], or NULL if the module does not take it. */
+static const struct drm_fdif_format_info *fdif_format(u32 fourcc)
 {
 	u32 i;
 
-	for (i = 0; i < gen->num_formats; i++)
-		if (gen->formats[i].fourcc == fourcc)
-			return &gen->formats[i];
+	for (i = 0; i < ARRAY_SIZE(fdif_formats); i++)
+		if (fdif_formats[i].fourcc == fourcc)
+			return &fdif_formats[i];
 	return NULL;
 }
 
 /**
- * fdif_gen_min_size_index() - which supported minimum object size this is
- * @gen: the generation
+ * fdif_min_size_index() - which supported minimum object size this is
  * @width: the minimum width asked for
  * @height: the minimum height asked for
  *
- * Return: its index in &fdif_gen.min_sizes, or -EINVAL.
+ * Return: its index in fdif_min_sizes[] (FD_DCOND.MIN_SIZE), or -EINVAL.
  */
-int fdif_gen_min_size_index(const struct fdif_gen *gen, u32 width, u32 height)
+int fdif_min_size_index(u32 width, u32 height)
 {
 	u32 i;
 
-	for (i = 0; i < gen->num_min_sizes; i++)
-		if (gen->min_sizes[i].width == width &&
-		    gen->min_sizes[i].height == height)
+	for (i = 0; i < ARRAY_SIZE(fdif_min_sizes); i++)
+		if (fdif_min_sizes[i].width == width &&
+		    fdif_min_sizes[i].height == height)
 			return i;
 	return -EINVAL;
 }
 
 /**
- * fdif_result_size() - bytes a job's result region must hold
- * @gen: the generation
- *
- * Return: the header and room for &fdif_gen.capacity objects.
- */
-u32 fdif_result_size(const struct fdif_gen *gen)
-{
-	return sizeof(struct drm_fdif_result_header) +
-	       gen->capacity * sizeof(struct drm_fdif_object);
-}
-
-/**
- * fdif_result_layout() - %DRM_FDIF_QUERY_RESULT_LAYOUT for a generation
- * @gen: the generation
+ * fdif_result_layout() - %DRM_FDIF_QUERY_RESULT_LAYOUT
  * @layout: filled in
  */
-void fdif_result_layout(const struct fdif_gen *gen,
-			struct drm_fdif_result_layout *layout)
+void fdif_result_layout(struct drm_fdif_result_layout *layout)
 {
 	*layout = (struct drm_fdif_result_layout) {
 		.version = DRM_FDIF_RESULT_VERSION,
 		.header_size = sizeof(struct drm_fdif_result_header),
 		.object_size = sizeof(struct drm_fdif_object),
-		.capacity = gen->capacity,
-		.size = fdif_result_size(gen),
+		.capacity = FDIF_MAX_FACES,
+		.size = FDIF_RESULT_SIZE,
 		.align = DRM_FDIF_RESULT_ALIGN,
-		.object_fields = gen->object_fields,
+		.object_fields = FDIF_OBJECT_FIELDS,
 	};
 }
 
@@ -117,7 +147,7 @@ static int fdif_object_cmp(const void *a, const void *b)
  * @count: how many
  *
  * Most confident first, then by their centres top to bottom, then left to
- * right, whatever order a generation's hardware reports them in. In place and without
+ * right, whatever order the hardware reports them in. In place and without
  * allocating: it runs in the fence signalling path.
  */
 void fdif_sort_objects(struct drm_fdif_object *objs, u32 count)
@@ -126,13 +156,13 @@ void fdif_sort_objects(struct drm_fdif_object *objs, u32 count)
 }
 
 /* The classes' directions a job may scan: those every class asked for has. */
-static u32 fdif_class_directions(const struct fdif_gen *gen, u32 classes)
+static u32 fdif_class_directions(u32 classes)
 {
-	u32 i, dirs = gen->info.directions;
+	u32 i, dirs = fdif_device_info.directions;
 
-	for (i = 0; i < gen->num_classes; i++)
-		if (classes & BIT(gen->classes[i].object_class))
-			dirs &= gen->classes[i].directions;
+	for (i = 0; i < ARRAY_SIZE(fdif_classes); i++)
+		if (classes & BIT(fdif_classes[i].object_class))
+			dirs &= fdif_classes[i].directions;
 	return dirs;
 }
 
@@ -141,16 +171,15 @@ static bool fdif_mask_ok(u32 mask, u32 supported, u32 max_bits)
 	return mask && !(mask & ~supported) && hweight32(mask) <= max_bits;
 }
 
-static int fdif_picture_check(const struct fdif_gen *gen,
-			      const struct drm_fdif_picture *pic)
+static int fdif_picture_check(const struct drm_fdif_picture *pic)
 {
-	const struct drm_fdif_format_info *f = fdif_gen_format(gen, pic->fourcc);
+	const struct drm_fdif_format_info *f = fdif_format(pic->fourcc);
 	const struct drm_format_info *info;
 	u32 i;
 
 	if (!f || pic->pad)
 		return -EINVAL;
-	/* a generation's formats are all in the DRM core's table */
+	/* the module's formats are all in the DRM core's table */
 	info = drm_format_info(pic->fourcc);
 	if (pic->width < f->min_width || pic->width > f->max_width ||
 	    pic->width % f->width_align ||
@@ -183,10 +212,9 @@ static int fdif_picture_check(const struct fdif_gen *gen,
 	return 0;
 }
 
-static int fdif_roi_check(const struct fdif_gen *gen,
-			  const struct drm_fdif_job *job)
+static int fdif_roi_check(const struct drm_fdif_job *job)
 {
-	const struct drm_fdif_device_info *info = &gen->info;
+	const struct drm_fdif_device_info *info = &fdif_device_info;
 	const struct drm_fdif_roi *roi = &job->roi;
 
 	if (!roi->width && !roi->height && !roi->x && !roi->y)
@@ -204,41 +232,41 @@ static int fdif_roi_check(const struct fdif_gen *gen,
 
 /**
  * fdif_job_check() - validate what a job asks the hardware for
- * @gen: the device's generation
  * @job: the job, as copied from userspace
  *
  * Checks the flags, the picture's format, size and plane layout, the
  * object classes and directions, the minimum size, the threshold, the
- * region of interest and the result region's size against @gen.
+ * region of interest and the result region's size against what the
+ * queries report.
  *
  * Return: 0 or -EINVAL.
  */
-int fdif_job_check(const struct fdif_gen *gen, const struct drm_fdif_job *job)
+int fdif_job_check(const struct drm_fdif_job *job)
 {
-	const struct drm_fdif_device_info *info = &gen->info;
+	const struct drm_fdif_device_info *info = &fdif_device_info;
 	int ret;
 
 	if (job->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT)
 		return -EINVAL;
-	ret = fdif_picture_check(gen, &job->picture);
+	ret = fdif_picture_check(&job->picture);
 	if (ret)
 		return ret;
 	if (!fdif_mask_ok(job->classes, info->classes, info->max_job_classes))
 		return -EINVAL;
 	if (!fdif_mask_ok(job->directions,
-			  fdif_class_directions(gen, job->classes),
+			  fdif_class_directions(job->classes),
 			  info->max_job_directions))
 		return -EINVAL;
-	if (fdif_gen_min_size_index(gen, job->min_width, job->min_height) < 0)
+	if (fdif_min_size_index(job->min_width, job->min_height) < 0)
 		return -EINVAL;
 	if (job->threshold > info->max_threshold)
 		return -EINVAL;
-	if (job->result_size < fdif_result_size(gen))
+	if (job->result_size < FDIF_RESULT_SIZE)
 		return -EINVAL;
 	if (!info->work_size && (job->work_handle || job->work_offset))
 		return -EINVAL;
 	if (job->in_sync_count > info->max_syncs ||
 	    job->out_sync_count > info->max_syncs)
 		return -EINVAL;
-	return fdif_roi_check(gen, job);
+	return fdif_roi_check(job);
 }

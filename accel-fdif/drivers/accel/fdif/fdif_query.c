@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The query ioctl: what the device's generation can do, from the same
- * tables the job check enforces. Answers are sized, so that they can grow
- * at the end without breaking older or newer userspace.
+ * The query ioctl: what the device can do (fdif_params.c, the limits the
+ * job check enforces). Answers are sized, so that they can grow at the end
+ * without breaking older or newer userspace.
  *
  * Copyright (c) 2026 The fdif developers
  */
@@ -18,7 +18,7 @@
 #include <uapi/drm/fdif_accel.h>
 
 #include "fdif_drv.h"
-#include "fdif_gen.h"
+#include "fdif_params.h"
 
 /*
  * Give userspace min(its size, ours) bytes of @answer, zero the rest of a
@@ -62,28 +62,28 @@ static int fdif_query_list(struct drm_fdif_query *q, const void *entries,
 int fdif_ioctl_query(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct fdif_device *fdev = to_fdif_device(drm);
-	const struct fdif_gen *gen = fdev->gen;
 	struct drm_fdif_query *q = data;
 	struct drm_fdif_device_info info;
 	struct drm_fdif_result_layout layout;
 
 	switch (q->type) {
 	case DRM_FDIF_QUERY_DEVICE:
-		info = gen->info;
+		info = fdif_device_info;
 		info.revision = fdev->revision;
 		return fdif_query_copy(q, &info, sizeof(info));
 	case DRM_FDIF_QUERY_RESULT_LAYOUT:
-		fdif_result_layout(gen, &layout);
+		fdif_result_layout(&layout);
 		return fdif_query_copy(q, &layout, sizeof(layout));
 	case DRM_FDIF_QUERY_FORMATS:
-		return fdif_query_list(q, gen->formats, gen->num_formats,
-				       sizeof(*gen->formats));
+		return fdif_query_list(q, fdif_formats, ARRAY_SIZE(fdif_formats),
+				       sizeof(*fdif_formats));
 	case DRM_FDIF_QUERY_MIN_SIZES:
-		return fdif_query_list(q, gen->min_sizes, gen->num_min_sizes,
-				       sizeof(*gen->min_sizes));
+		return fdif_query_list(q, fdif_min_sizes,
+				       ARRAY_SIZE(fdif_min_sizes),
+				       sizeof(*fdif_min_sizes));
 	case DRM_FDIF_QUERY_CLASSES:
-		return fdif_query_list(q, gen->classes, gen->num_classes,
-				       sizeof(*gen->classes));
+		return fdif_query_list(q, fdif_classes, ARRAY_SIZE(fdif_classes),
+				       sizeof(*fdif_classes));
 	default:
 		return -EINVAL;
 	}

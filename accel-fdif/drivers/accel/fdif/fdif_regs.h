@@ -58,16 +58,6 @@
 #define FD_ANGLE(i)			(0x16c + (i) * 0x10)
 #define   FD_ANGLE_MASK			GENMASK(8, 0)
 
-#define FDIF_MAX_FACES			35
-#define FDIF_PIC_WIDTH			320
-#define FDIF_PIC_HEIGHT			240
-#define FDIF_WORK_SIZE			(52 * 1024)
-#define FDIF_ADDR_ALIGN			32
-#define FDIF_ROI_MAX_X			160
-#define FDIF_ROI_MAX_Y			120
-#define FDIF_ROI_MIN			20
-#define FDIF_MAX_LHIT			9
-#define FDIF_DEFAULT_LHIT		5
 #define FDIF_MAX_CONFIDENCE		9	/* 0 = best .. 9 = worst */
 #define FDIF_MAX_TAGS			0xa
 

@@ -13,6 +13,7 @@
 
 #include "fdif_drv.h"
 #include "fdif_job.h"
+#include "fdif_omap4.h"
 
 /**
  * fdif_hw_init() - soft-reset the module and set it up for jobs
@@ -27,7 +28,7 @@
  */
 int fdif_hw_init(struct fdif_device *fdev)
 {
-	int ret = fdev->gen->ops->hw_init(fdev);
+	int ret = fdif_omap4_hw_init(fdev);
 
 	WRITE_ONCE(fdev->hw_failed, ret != 0);
 	if (!ret && READ_ONCE(fdev->holding))

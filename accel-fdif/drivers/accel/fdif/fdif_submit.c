@@ -28,6 +28,8 @@
 
 #include "fdif_drv.h"
 #include "fdif_job.h"
+#include "fdif_omap4.h"
+#include "fdif_params.h"
 
 /* the first version of struct drm_fdif_job; shorter ones do not exist */
 #define FDIF_JOB_SIZE_V1	offsetofend(struct drm_fdif_job, seqno)
@@ -64,7 +66,7 @@ static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
 
 /*
  * Look a BO up and check that @len bytes at @offset lie inside it, at an
- * @align-aligned address the generation's address registers can take.
+ * @align-aligned address the module's address registers can take.
  */
 static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 			  enum fdif_bo_role role, u32 handle, u32 offset,
@@ -82,7 +84,7 @@ static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 	    len > obj->size - offset)
 		return -EINVAL;
 	*addr = dma->dma_addr + offset;
-	if (*addr + len - 1 > DMA_BIT_MASK(job->fdev->gen->dma_bits))
+	if (*addr + len - 1 > DMA_BIT_MASK(FDIF_DMA_BITS))
 		return -EINVAL;
 	return 0;
 }
@@ -97,8 +99,8 @@ static int fdif_lookup_planes(struct drm_file *file, struct fdif_job *job,
 	u32 i;
 	int ret;
 
-	/* fdif_job_check() found the format in the generation's table */
-	f = fdif_gen_format(job->fdev->gen, pic->fourcc);
+	/* fdif_job_check() found the format in fdif_formats[] */
+	f = &fdif_formats[0];
 	info = drm_format_info(pic->fourcc);
 	for (i = 0; i < f->num_planes; i++) {
 		const struct drm_fdif_plane *p = &pic->planes[i];
@@ -117,7 +119,6 @@ static int fdif_lookup_planes(struct drm_file *file, struct fdif_job *job,
 static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
 			   const struct drm_fdif_job *args)
 {
-	const struct fdif_gen *gen = job->fdev->gen;
 	struct drm_gem_object *res;
 	dma_addr_t addr;
 	int ret;
@@ -125,10 +126,10 @@ static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
 	ret = fdif_lookup_planes(file, job, args);
 	if (ret)
 		return ret;
-	if (gen->info.work_size) {
+	if (FDIF_WORK_SIZE) {
 		ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
-				     args->work_offset, gen->info.work_size,
-				     gen->info.work_align, &addr);
+				     args->work_offset, FDIF_WORK_SIZE,
+				     FDIF_ADDR_ALIGN, &addr);
 		if (ret)
 			return ret;
 		job->hw.work_addr = addr;
@@ -274,7 +275,7 @@ static int fdif_submit_prepare(struct drm_file *file,
 	struct fdif_job *job;
 	int ret;
 
-	ret = fdif_job_check(fdev->gen, args);
+	ret = fdif_job_check(args);
 	if (ret)
 		return ret;
 
@@ -291,7 +292,7 @@ static int fdif_submit_prepare(struct drm_file *file,
 	ret = fdif_lookup_bos(file, job, args);
 	if (ret)
 		return ret;
-	fdev->gen->ops->prepare(args, &job->hw);
+	fdif_omap4_prepare(args, &job->hw);
 
 	/*
 	 * Power the device up here, where we may sleep and take the PM
@@ -511,7 +512,6 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 
 int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 {
-	struct fdif_device *fdev = to_fdif_device(drm);
 	struct fdif_file *ffile = file->driver_priv;
 	struct drm_fdif_submit *args = data;
 	void __user *ujobs = u64_to_user_ptr(args->jobs);
@@ -525,7 +525,7 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 
 	if (args->flags || args->pad)
 		return -EINVAL;
-	if (!args->job_count || args->job_count > fdev->gen->info.max_jobs ||
+	if (!args->job_count || args->job_count > FDIF_MAX_BATCH ||
 	    args->job_size < FDIF_JOB_SIZE_V1 || args->job_size > FDIF_JOB_SIZE_MAX)
 		return -EINVAL;
 	if (drm_dev_is_unplugged(drm))
