@@ -22,10 +22,10 @@ struct drm_gem_object;
 struct fdif_device;
 struct fdif_file;
 
-/* The BOs of a job, by role; unused roles are NULL */
+/* The BOs of a job, by role (one BO may play several; NULL until looked up) */
 enum fdif_bo_role {
-	FDIF_BO_PLANE0,
-	FDIF_BO_WORK = FDIF_BO_PLANE0 + DRM_FDIF_MAX_PLANES,
+	FDIF_BO_PICTURE,
+	FDIF_BO_WORK,
 	FDIF_BO_RESULT,
 	FDIF_BO_COUNT,
 };

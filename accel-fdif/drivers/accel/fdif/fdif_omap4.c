@@ -144,7 +144,7 @@ void fdif_omap4_prepare(const struct drm_fdif_job *job, struct fdif_hw_job *hw)
 void fdif_omap4_run(struct fdif_device *fdev, const struct fdif_hw_job *hw)
 {
 	/* FDIF_DMA_BITS: fdif_lookup_bo() let no address above 4 GiB through */
-	fdif_write(fdev, FDIF_PICADDR, lower_32_bits(hw->plane_addr[0]));
+	fdif_write(fdev, FDIF_PICADDR, lower_32_bits(hw->pic_addr));
 	fdif_write(fdev, FDIF_WKADDR, lower_32_bits(hw->work_addr));
 	fdif_write(fdev, FD_DCOND, hw->regs[FDIF_OMAP4_DCOND]);
 	fdif_write(fdev, FD_STARTX, hw->regs[FDIF_OMAP4_STARTX]);

@@ -12,8 +12,8 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
-#include <uapi/drm/fdif_accel.h>
-
+struct drm_fdif_job;
+struct drm_fdif_object;
 struct fdif_device;
 
 /* What an interrupt (or a lost one) reports */
@@ -33,13 +33,13 @@ enum fdif_omap4_reg {
 
 /**
  * struct fdif_hw_job - one checked job as the module wants it
- * @plane_addr: DMA address of each picture plane, below 4 GiB
+ * @pic_addr: DMA address of the picture, below 4 GiB
  * @work_addr: DMA address of the work area, below 4 GiB
  * @regs: register values, by &enum fdif_omap4_reg, from
  *	fdif_omap4_prepare()
  */
 struct fdif_hw_job {
-	dma_addr_t plane_addr[DRM_FDIF_MAX_PLANES];
+	dma_addr_t pic_addr;
 	dma_addr_t work_addr;
 	u32 regs[FDIF_OMAP4_NUM_REGS];
 };

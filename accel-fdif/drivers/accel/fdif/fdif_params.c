@@ -70,17 +70,6 @@ const struct drm_fdif_class_info fdif_classes[1] = {
 	},
 };
 
-/* The format's entry in fdif_formats[], or NULL if the module does not take it. */
-static const struct drm_fdif_format_info *fdif_format(u32 fourcc)
-{
-	u32 i;
-
-	for (i = 0; i < ARRAY_SIZE(fdif_formats); i++)
-		if (fdif_formats[i].fourcc == fourcc)
-			return &fdif_formats[i];
-	return NULL;
-}
-
 /**
  * fdif_min_size_index() - which supported minimum object size this is
  * @width: the minimum width asked for
@@ -155,58 +144,26 @@ void fdif_sort_objects(struct drm_fdif_object *objs, u32 count)
 	sort(objs, count, sizeof(*objs), fdif_object_cmp, NULL);
 }
 
-/* The classes' directions a job may scan: those every class asked for has. */
-static u32 fdif_class_directions(u32 classes)
-{
-	u32 i, dirs = fdif_device_info.directions;
-
-	for (i = 0; i < ARRAY_SIZE(fdif_classes); i++)
-		if (classes & BIT(fdif_classes[i].object_class))
-			dirs &= fdif_classes[i].directions;
-	return dirs;
-}
-
-static bool fdif_mask_ok(u32 mask, u32 supported, u32 max_bits)
-{
-	return mask && !(mask & ~supported) && hweight32(mask) <= max_bits;
-}
-
+/*
+ * The OMAP4 reads one picture: 320x240 8-bit grey (R8), one plane whose
+ * rows are packed, at an aligned address. The uAPI's other planes are
+ * zero, so that they can get a use on other hardware.
+ */
 static int fdif_picture_check(const struct drm_fdif_picture *pic)
 {
-	const struct drm_fdif_format_info *f = fdif_format(pic->fourcc);
-	const struct drm_format_info *info;
+	const struct drm_fdif_plane *p = &pic->planes[0];
 	u32 i;
 
-	if (!f || pic->pad)
+	if (pic->fourcc != DRM_FORMAT_R8 || pic->pad ||
+	    pic->width != FDIF_PIC_WIDTH || pic->height != FDIF_PIC_HEIGHT)
 		return -EINVAL;
-	/* the module's formats are all in the DRM core's table */
-	info = drm_format_info(pic->fourcc);
-	if (pic->width < f->min_width || pic->width > f->max_width ||
-	    pic->width % f->width_align ||
-	    pic->height < f->min_height || pic->height > f->max_height ||
-	    pic->height % f->height_align)
+	/* handles are looked up later: an unknown one is -ENOENT */
+	if (p->pad || !IS_ALIGNED(p->offset, FDIF_ADDR_ALIGN) ||
+	    p->stride != FDIF_PIC_WIDTH)
 		return -EINVAL;
-
-	for (i = 0; i < DRM_FDIF_MAX_PLANES; i++) {
-		const struct drm_fdif_plane *p = &pic->planes[i];
-		u64 min_pitch;
-
-		if (i >= f->num_planes) {
-			/* unused planes are zero, so that they can get a use */
-			if (p->handle || p->offset || p->stride || p->pad)
-				return -EINVAL;
-			continue;
-		}
-		/* a subsampled plane is narrower than the picture */
-		min_pitch = drm_format_info_plane_width(info, pic->width, i);
-		min_pitch = drm_format_info_min_pitch(info, i, min_pitch);
-		/* handles are looked up later: an unknown one is -ENOENT */
-		if (p->pad || !IS_ALIGNED(p->offset, f->offset_align) ||
-		    !p->stride || p->stride % f->stride_align ||
-		    p->stride < min_pitch)
-			return -EINVAL;
-		if ((f->flags & DRM_FDIF_FORMAT_PACKED_ROWS) &&
-		    p->stride != min_pitch)
+	for (i = 1; i < DRM_FDIF_MAX_PLANES; i++) {
+		p = &pic->planes[i];
+		if (p->handle || p->offset || p->stride || p->pad)
 			return -EINVAL;
 	}
 	return 0;
@@ -214,14 +171,12 @@ static int fdif_picture_check(const struct drm_fdif_picture *pic)
 
 static int fdif_roi_check(const struct drm_fdif_job *job)
 {
-	const struct drm_fdif_device_info *info = &fdif_device_info;
 	const struct drm_fdif_roi *roi = &job->roi;
 
 	if (!roi->width && !roi->height && !roi->x && !roi->y)
 		return 0;	/* the whole picture */
-	if (roi->x > info->roi_max_x || roi->y > info->roi_max_y ||
-	    roi->width < info->roi_min_width ||
-	    roi->height < info->roi_min_height ||
+	if (roi->x > FDIF_ROI_MAX_X || roi->y > FDIF_ROI_MAX_Y ||
+	    roi->width < FDIF_ROI_MIN || roi->height < FDIF_ROI_MIN ||
 	    roi->x > job->picture.width ||
 	    roi->width > job->picture.width - roi->x ||
 	    roi->y > job->picture.height ||
@@ -236,14 +191,13 @@ static int fdif_roi_check(const struct drm_fdif_job *job)
  *
  * Checks the flags, the picture's format, size and plane layout, the
  * object classes and directions, the minimum size, the threshold, the
- * region of interest and the result region's size against what the
- * queries report.
+ * region of interest and the result region's size against the module's
+ * limits, which the queries report.
  *
  * Return: 0 or -EINVAL.
  */
 int fdif_job_check(const struct drm_fdif_job *job)
 {
-	const struct drm_fdif_device_info *info = &fdif_device_info;
 	int ret;
 
 	if (job->flags & ~DRM_FDIF_JOB_FENCE_FD_OUT)
@@ -251,22 +205,19 @@ int fdif_job_check(const struct drm_fdif_job *job)
 	ret = fdif_picture_check(&job->picture);
 	if (ret)
 		return ret;
-	if (!fdif_mask_ok(job->classes, info->classes, info->max_job_classes))
-		return -EINVAL;
-	if (!fdif_mask_ok(job->directions,
-			  fdif_class_directions(job->classes),
-			  info->max_job_directions))
+	/* faces, the one class, in one direction a job (FD_DCOND.DIR) */
+	if (job->classes != BIT(DRM_FDIF_CLASS_FACE) ||
+	    hweight32(job->directions) != 1 ||
+	    job->directions & ~FDIF_DIRECTIONS)
 		return -EINVAL;
 	if (fdif_min_size_index(job->min_width, job->min_height) < 0)
 		return -EINVAL;
-	if (job->threshold > info->max_threshold)
+	if (job->threshold > FDIF_MAX_LHIT)
 		return -EINVAL;
 	if (job->result_size < FDIF_RESULT_SIZE)
 		return -EINVAL;
-	if (!info->work_size && (job->work_handle || job->work_offset))
-		return -EINVAL;
-	if (job->in_sync_count > info->max_syncs ||
-	    job->out_sync_count > info->max_syncs)
+	if (job->in_sync_count > FDIF_MAX_SYNCS ||
+	    job->out_sync_count > FDIF_MAX_SYNCS)
 		return -EINVAL;
 	return fdif_roi_check(job);
 }

@@ -19,7 +19,6 @@
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
-#include <drm/drm_fourcc.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_dma_helper.h>
 #include <drm/drm_syncobj.h>
@@ -89,51 +88,28 @@ static int fdif_lookup_bo(struct drm_file *file, struct fdif_job *job,
 	return 0;
 }
 
-static int fdif_lookup_planes(struct drm_file *file, struct fdif_job *job,
-			      const struct drm_fdif_job *args)
-{
-	const struct drm_fdif_picture *pic = &args->picture;
-	const struct drm_fdif_format_info *f;
-	const struct drm_format_info *info;
-	dma_addr_t addr;
-	u32 i;
-	int ret;
-
-	/* fdif_job_check() found the format in fdif_formats[] */
-	f = &fdif_formats[0];
-	info = drm_format_info(pic->fourcc);
-	for (i = 0; i < f->num_planes; i++) {
-		const struct drm_fdif_plane *p = &pic->planes[i];
-		u64 rows = drm_format_info_plane_height(info, pic->height, i);
-
-		ret = fdif_lookup_bo(file, job, FDIF_BO_PLANE0 + i, p->handle,
-				     p->offset, rows * p->stride,
-				     f->offset_align, &addr);
-		if (ret)
-			return ret;
-		job->hw.plane_addr[i] = addr;
-	}
-	return 0;
-}
-
 static int fdif_lookup_bos(struct drm_file *file, struct fdif_job *job,
 			   const struct drm_fdif_job *args)
 {
+	const struct drm_fdif_picture *pic = &args->picture;
 	struct drm_gem_object *res;
 	dma_addr_t addr;
 	int ret;
 
-	ret = fdif_lookup_planes(file, job, args);
+	/* fdif_job_check() let one plane through, its rows packed */
+	ret = fdif_lookup_bo(file, job, FDIF_BO_PICTURE, pic->planes[0].handle,
+			     pic->planes[0].offset,
+			     (u64)pic->height * pic->planes[0].stride,
+			     FDIF_ADDR_ALIGN, &addr);
 	if (ret)
 		return ret;
-	if (FDIF_WORK_SIZE) {
-		ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
-				     args->work_offset, FDIF_WORK_SIZE,
-				     FDIF_ADDR_ALIGN, &addr);
-		if (ret)
-			return ret;
-		job->hw.work_addr = addr;
-	}
+	job->hw.pic_addr = addr;
+	ret = fdif_lookup_bo(file, job, FDIF_BO_WORK, args->work_handle,
+			     args->work_offset, FDIF_WORK_SIZE,
+			     FDIF_ADDR_ALIGN, &addr);
+	if (ret)
+		return ret;
+	job->hw.work_addr = addr;
 	ret = fdif_lookup_bo(file, job, FDIF_BO_RESULT, args->result_handle,
 			     args->result_offset, args->result_size,
 			     DRM_FDIF_RESULT_ALIGN, &addr);
