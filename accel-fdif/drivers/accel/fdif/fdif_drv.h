@@ -17,6 +17,7 @@
 #include "fdif_job.h"
 
 struct dma_buf_attachment;
+struct drm_fdif_query;
 struct sg_table;
 
 /**
@@ -151,6 +152,7 @@ int fdif_ioctl_bo_wait(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 
 /* fdif_query.c */
+int fdif_query_copy(struct drm_fdif_query *q, const void *answer, u32 size);
 int fdif_ioctl_query(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 
@@ -173,6 +175,9 @@ int fdif_sched_suspend(struct fdif_device *fdev);
 void fdif_sched_resume(struct fdif_device *fdev);
 
 /* fdif_submit.c */
+bool fdif_job_size_ok(u32 size);
+int fdif_job_from_user(void *job, size_t ksize, const void __user *ujob,
+		       u32 usize);
 int fdif_ioctl_submit(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 

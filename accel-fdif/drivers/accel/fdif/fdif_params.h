@@ -10,6 +10,7 @@
 #define __FDIF_PARAMS_H__
 
 #include <linux/bits.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include <uapi/drm/fdif_accel.h>
@@ -40,6 +41,11 @@
 /* Limits of one submission, the driver's */
 #define FDIF_MAX_BATCH		16
 #define FDIF_MAX_SYNCS		64
+
+/* The first version's struct drm_fdif_job; shorter ones do not exist */
+#define FDIF_JOB_SIZE_V1	160
+/* The most a job may grow to: the same whatever the page size */
+#define FDIF_JOB_SIZE_MAX	SZ_4K
 
 /* Bytes a job's result region must hold: the header and the faces */
 #define FDIF_RESULT_SIZE	(sizeof(struct drm_fdif_result_header) + \

@@ -20,12 +20,19 @@
 #include "fdif_drv.h"
 #include "fdif_params.h"
 
-/*
- * Give userspace min(its size, ours) bytes of @answer, zero the rest of a
- * larger buffer, and tell it our size.
+/**
+ * fdif_query_copy() - give userspace an answer, sized by its buffer
+ * @q: the query: @q->pointer and @q->size are the caller's buffer
+ * @answer: the kernel's answer
+ * @size: its size
+ *
+ * Copies min(@q->size, @size) bytes of @answer, zeroes the rest of a
+ * larger buffer and sets @q->size to @size; with @q->pointer 0, only sets
+ * @q->size.
+ *
+ * Return: 0 or -EFAULT.
  */
-static int fdif_query_copy(struct drm_fdif_query *q, const void *answer,
-			   u32 size)
+int fdif_query_copy(struct drm_fdif_query *q, const void *answer, u32 size)
 {
 	void __user *uptr = u64_to_user_ptr(q->pointer);
 	u32 n = min(q->size, size);

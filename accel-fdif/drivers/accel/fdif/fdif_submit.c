@@ -12,7 +12,6 @@
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
@@ -30,11 +29,7 @@
 #include "fdif_omap4.h"
 #include "fdif_params.h"
 
-/* the first version of struct drm_fdif_job; shorter ones do not exist */
-#define FDIF_JOB_SIZE_V1	offsetofend(struct drm_fdif_job, seqno)
-static_assert(FDIF_JOB_SIZE_V1 == 160);
-/* the most a job may grow to: the same whatever the page size */
-#define FDIF_JOB_SIZE_MAX	SZ_4K
+static_assert(offsetofend(struct drm_fdif_job, seqno) == FDIF_JOB_SIZE_V1);
 
 struct fdif_out_sync {
 	struct drm_syncobj *syncobj;
@@ -52,6 +47,39 @@ struct fdif_submit_entry {
 	int fd;
 	struct dma_fence *done;
 };
+
+/**
+ * fdif_job_size_ok() - whether the driver reads jobs of this size
+ * @size: &drm_fdif_submit.job_size
+ *
+ * Return: true from the first version's size to %FDIF_JOB_SIZE_MAX.
+ */
+bool fdif_job_size_ok(u32 size)
+{
+	return size >= FDIF_JOB_SIZE_V1 && size <= FDIF_JOB_SIZE_MAX;
+}
+
+/**
+ * fdif_job_from_user() - read one job of a submission
+ * @job: where it goes
+ * @ksize: bytes at @job: sizeof(struct drm_fdif_job) as this kernel knows it
+ * @ujob: the job in the caller's array
+ * @usize: its size, &drm_fdif_submit.job_size (fdif_job_size_ok())
+ *
+ * How jobs grow, by copy_struct_from_user()'s rule: a job shorter than the
+ * kernel's (a caller built against an older header) reads as if its
+ * missing tail were zero; a longer one (a newer header) is taken if the
+ * tail this kernel does not know is zero. @ksize is not fixed here so that
+ * KUnit can read a job as a kernel with a longer struct would.
+ *
+ * Return: 0, -E2BIG for a longer job whose unknown tail is not zero, or
+ * -EFAULT.
+ */
+int fdif_job_from_user(void *job, size_t ksize, const void __user *ujob,
+		       u32 usize)
+{
+	return copy_struct_from_user(job, ksize, ujob, usize);
+}
 
 static int fdif_job_pm_get(struct fdif_device *fdev, struct fdif_job *job)
 {
@@ -502,7 +530,7 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	if (args->flags || args->pad)
 		return -EINVAL;
 	if (!args->job_count || args->job_count > FDIF_MAX_BATCH ||
-	    args->job_size < FDIF_JOB_SIZE_V1 || args->job_size > FDIF_JOB_SIZE_MAX)
+	    !fdif_job_size_ok(args->job_size))
 		return -EINVAL;
 	if (drm_dev_is_unplugged(drm))
 		return -ENODEV;
@@ -518,9 +546,9 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 		e[j].fd = -1;
 
 	for (j = 0; j < args->job_count; j++) {
-		ret = copy_struct_from_user(&e[j].args, sizeof(e[j].args),
-					    ujobs + (size_t)j * args->job_size,
-					    args->job_size);
+		ret = fdif_job_from_user(&e[j].args, sizeof(e[j].args),
+					 ujobs + (size_t)j * args->job_size,
+					 args->job_size);
 		if (ret)
 			goto out_fini;
 		ret = fdif_submit_prepare(file, &e[j]);
