@@ -52,7 +52,9 @@ the kernel writes into a versioned, sized result region.
 Nothing in it is fixed to the OMAP4's 320x240 grey faces: pictures are DRM
 fourccs with up to three planes, classes and directions are masks, jobs are
 passed with their size and grow by appending fields whose zero keeps the
-old behaviour, and query answers and result objects grow at the end." \
+old behaviour, and query answers and result objects grow at the end. What
+the OMAP4 does not use (planes 1 and 2, unknown flags and mask bits,
+padding) must be zero, so later hardware can give it a meaning." \
 	include/uapi/drm/fdif_accel.h
 
 mkdir -p "$repo/Documentation/devicetree/bindings/accel"
@@ -67,13 +69,16 @@ cp -r "$KDIR/drivers/." "$repo/drivers/"
 patch -d "$repo" -p1 --quiet < "$KDIR/patches/0001-accel-hook-up-the-fdif-driver.patch"
 commit "accel/fdif: add the TI OMAP4 Face Detection module driver" \
 "A DRM accel driver for the FDIF: GEM DMA buffer objects below 4 GiB, a
-query ioctl and a job check driven by one per-generation table (OF match
-data, with a small ops table for the registers), a batched submit ioctl
-that validates every handle, offset and size and runs jobs through
-drm_sched (one hardware queue, one entity per file), completion from the
-interrupt, recovery of hung jobs by soft reset, runtime PM with
-autosuspend, fdinfo and debugfs. KUnit covers the job check against the
-tables, register packing and result unpacking." \
+query ioctl whose answers are the module's limits and a job check that
+enforces the same limits (one device: no generation table, the register
+code called by name), a batched submit ioctl that validates every handle,
+offset and size and runs jobs through drm_sched (one hardware queue, one
+entity per file), completion from a threaded interrupt, recovery of hung
+jobs by soft reset through drm_sched_stop() and drm_sched_start(),
+runtime PM with autosuspend and the standby handshake, fdinfo and
+debugfs. KUnit walks every query answer through the job check, tests
+the growth rules (sized jobs and answers) in user memory, register
+packing and result unpacking." \
 	drivers/accel/fdif drivers/accel/Kconfig drivers/accel/Makefile
 
 mkdir -p "$repo/Documentation/accel/fdif"

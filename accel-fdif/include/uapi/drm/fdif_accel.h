@@ -432,7 +432,8 @@ struct drm_fdif_plane {
  * @height: height in pixels
  * @pad: must be zero
  * @planes: the format's planes in its plane order; unused entries must be
- *	zero. Planes may share a BO.
+ *	zero (-EINVAL), so that later formats can use them. Planes may share
+ *	a BO.
  */
 struct drm_fdif_picture {
 	__u32 fourcc;
