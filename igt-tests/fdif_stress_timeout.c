@@ -173,6 +173,39 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	close(fd);
 }
 
+#define WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
+
+/* The number of DEV_NAME's interrupt, from /proc/interrupts, or -1. */
+static int fdif_irq_number(void)
+{
+	char line[512];
+	int irq = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (irq < 0 && fgets(line, sizeof(line), f))
+		if (strstr(line, DEV_NAME) && sscanf(line, " %d:", &irq) != 1)
+			irq = -1;
+	fclose(f);
+	return irq;
+}
+
+/* The first line of @path into @buf (its newline cut), or -errno. */
+static int read_line(const char *path, char *buf, int len)
+{
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f))
+		ret = -EIO;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return ret;
+}
+
 /*
  * The same race (issue 11, 1), held open. The test module fdif_delay
  * stalls the timeout handler's entry, after drm_sched_job_timedout() has
@@ -190,10 +223,19 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
  * jobs a round keep one queued when the stall ends. The module's
  * log of stalls and the fences' timestamps show that the window was hit:
  * a job signalled during a stall and the next one ended after it.
+ *
+ * fdif_delay stalls by spinning with preemption off, so the interrupt's
+ * thread, which signals A, cannot run on the stalled CPU until the stall
+ * ends; there A would end after the stall, and the round miss the window
+ * (half the rounds did, by where the kworker ran). The scheduler's work
+ * (an unbound workqueue) is kept on CPU 0 and the FDIF's interrupt, with
+ * its thread, on CPU 1; both as they were afterwards.
  */
 TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 {
 	enum { TIMEOUT_MS = 40, JOB_MS = 60, STALL_MS = 100, JOBS = 6, ROUNDS = 6 };
+	char wq_mask[128], irq_mask[128], irq_path[64];
+	int irq;
 	uint64_t ts[ROUNDS][JOBS], st_start[MAX_STALLS], st_end[MAX_STALLS];
 	struct fdif_bo res[JOBS];
 	struct fdif_job_bos jb;
@@ -205,6 +247,13 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	/* the next job must be able to start while one CPU is stalled */
 	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	irq = fdif_irq_number();
+	ASSERT_GE(irq, 0) TH_LOG("no %s in /proc/interrupts", DEV_NAME);
+	snprintf(irq_path, sizeof(irq_path), "/proc/irq/%d/smp_affinity", irq);
+	ASSERT_EQ(0, read_line(WQ_CPUMASK, wq_mask, sizeof(wq_mask)));
+	ASSERT_EQ(0, read_line(irq_path, irq_mask, sizeof(irq_mask)));
+	ASSERT_EQ(0, sysfs_write(WQ_CPUMASK, "1"));
+	ASSERT_EQ(0, sysfs_write(irq_path, "2"));
 	snprintf(cmd, sizeof(cmd),
 		 "insmod " DELAY_KO " func=fdif_timedout_job owner=fdif delay_us=%d",
 		 STALL_MS * 1000);
@@ -253,6 +302,8 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	       "%d of %d rounds in the window: %d found the face, %d timed out",
 	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, knob_value(DELAY_PARAMS "hits"),
 	       raced, ROUNDS, ok, timedout);
+	EXPECT_EQ(0, sysfs_write(WQ_CPUMASK, wq_mask));
+	EXPECT_EQ(0, sysfs_write(irq_path, irq_mask));
 	/* by design every round; TCG's timing may spoil some, not most */
 	ASSERT_GE(raced, ROUNDS / 2);
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
@@ -404,7 +455,8 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
  * 4), even in the window where the scheduler has given back the failed
  * job's credit, so the next job may start, but has not yet set the error
  * of its finished fence. fdif_delay stalls drm_sched_fence_finished() to
- * hold that window open (in the interrupt of the failed job, on one CPU).
+ * hold that window open (where the failed job is signalled: the timeout
+ * handler that drm_sched_fault() runs, on one CPU).
  * The waiting job's second in-sync, a sw_sync point, is signalled inside
  * it, so the scheduler looks at that job then. The waiting job is on the
  * same file (an in-sync from its own entity, which the scheduler drops as
@@ -412,27 +464,28 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
  * the failed job to start). Both must end with -ECANCELED.
  */
 /*
- * The interrupt of DEV_NAME's FDIF goes to CPU 0 only, and this process
- * runs on CPU 1 only (@on), or both back to any CPU (!@on): a stall in the
- * interrupt handler then does not hold this process's timers up.
+ * The interrupt of DEV_NAME's FDIF and the unbound workqueues (the
+ * scheduler's work and its timeout handler) go to CPU 0 only, and this
+ * process runs on CPU 1 only (@on), or all back to any CPU (!@on): a
+ * stall where the failed job is signalled (since issue 39 the timeout
+ * handler, on an unbound workqueue) then does not hold this process's
+ * timers up.
  */
 static int split_irq_and_test_cpus(bool on)
 {
-	char line[512], path[64];
+	static char wq_mask[128];
+	char path[64];
 	cpu_set_t set;
-	int irq = -1;
-	FILE *f = fopen("/proc/interrupts", "re");
+	int irq = fdif_irq_number();
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, DEV_NAME) && sscanf(line, " %d:", &irq) == 1)
-			break;
-	fclose(f);
 	if (irq < 0)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
 	if (sysfs_write(path, on ? "1" : "3"))
+		return -EIO;
+	if (on && read_line(WQ_CPUMASK, wq_mask, sizeof(wq_mask)))
+		return -EIO;
+	if (sysfs_write(WQ_CPUMASK, on ? "1" : wq_mask))
 		return -EIO;
 	CPU_ZERO(&set);
 	CPU_SET(1, &set);
