@@ -53,40 +53,6 @@ static const char *const forbidden[] = {
 	"timed out: resetting",
 };
 
-static int sysfs_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != strlen(value))
-		ret = -EIO;
-	close(fd);
-	return ret;
-}
-
-static int sysfs_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	buf[0] = '\0';
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
 /* /sys/class/accel/accel<minor>/device/power/<file> */
 static void power_path(char *path, size_t len, int minor, const char *file)
 {

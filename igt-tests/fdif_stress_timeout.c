@@ -191,21 +191,6 @@ static int fdif_irq_number(void)
 	return irq;
 }
 
-/* The first line of @path into @buf (its newline cut), or -errno. */
-static int read_line(const char *path, char *buf, int len)
-{
-	FILE *f = fopen(path, "r");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, len, f))
-		ret = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return ret;
-}
-
 /*
  * The same race (issue 11, 1), held open. The test module fdif_delay
  * stalls the timeout handler's entry, after drm_sched_job_timedout() has
@@ -250,8 +235,8 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	irq = fdif_irq_number();
 	ASSERT_GE(irq, 0) TH_LOG("no %s in /proc/interrupts", DEV_NAME);
 	snprintf(irq_path, sizeof(irq_path), "/proc/irq/%d/smp_affinity", irq);
-	ASSERT_EQ(0, read_line(WQ_CPUMASK, wq_mask, sizeof(wq_mask)));
-	ASSERT_EQ(0, read_line(irq_path, irq_mask, sizeof(irq_mask)));
+	ASSERT_EQ(0, sysfs_read(WQ_CPUMASK, wq_mask, sizeof(wq_mask)));
+	ASSERT_EQ(0, sysfs_read(irq_path, irq_mask, sizeof(irq_mask)));
 	ASSERT_EQ(0, sysfs_write(WQ_CPUMASK, "1"));
 	ASSERT_EQ(0, sysfs_write(irq_path, "2"));
 	snprintf(cmd, sizeof(cmd),
@@ -483,7 +468,7 @@ static int split_irq_and_test_cpus(bool on)
 	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
 	if (sysfs_write(path, on ? "1" : "3"))
 		return -EIO;
-	if (on && read_line(WQ_CPUMASK, wq_mask, sizeof(wq_mask)))
+	if (on && sysfs_read(WQ_CPUMASK, wq_mask, sizeof(wq_mask)))
 		return -EIO;
 	if (sysfs_write(WQ_CPUMASK, on ? "1" : wq_mask))
 		return -EIO;

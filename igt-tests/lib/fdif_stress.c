@@ -106,30 +106,6 @@ int run_one(int fd, struct drm_fdif_job *job, struct fdif_job_bos *j, int *count
 	return st;
 }
 
-int sysfs_write(const char *path, const char *value)
-{
-	size_t len = strlen(value), done = 0;
-	int fd = open(path, O_WRONLY), ret = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	/*
-	 * All of it: tracefs takes one word a write (set_ftrace_filter with
-	 * two globs is a short write), and the rest would be lost unseen.
-	 */
-	while (done < len) {
-		n = write(fd, value + done, len - done);
-		if (n <= 0) {
-			ret = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += n;
-	}
-	close(fd);
-	return ret;
-}
-
 /* DEV_NAME bound with its accel node (@present), or unbound and gone. */
 int wait_node(int present)
 {

@@ -40,7 +40,6 @@ int fence_wait_ts(int fd, int64_t ns, uint64_t *ts);
 int fence_wait(int fd, int64_t ns);
 /* One job and its fence: the fence's status; *@count the faces it found. */
 int run_one(int fd, struct drm_fdif_job *job, struct fdif_job_bos *j, int *count);
-int sysfs_write(const char *path, const char *value);
 int wait_node(int present);
 long long module_refs(void);
 int unload_driver(void);

@@ -599,3 +599,45 @@ int fdif_fence_wait(int fence_fd, int ms, int64_t *timestamp_ns)
 		return -ETIME;
 	return fdif_fence_info(fence_fd, timestamp_ns);
 }
+
+int sysfs_write(const char *path, const char *value)
+{
+	size_t len = strlen(value), done = 0;
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	/*
+	 * All of it: tracefs takes one word a write (set_ftrace_filter with
+	 * two globs is a short write), and the rest would be lost unseen.
+	 */
+	while (done < len) {
+		n = write(fd, value + done, len - done);
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	close(fd);
+	return ret;
+}
+
+int sysfs_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}

@@ -236,4 +236,12 @@ long long fdif_stat(const char *devname, const char *key);
 		close(self->fd);					\
 	}
 
+/*
+ * Write all of @value to the sysfs, procfs or tracefs file @path (tracefs
+ * takes one word a write): 0 or -errno.
+ */
+int sysfs_write(const char *path, const char *value);
+/* Read @path into @buf, trailing newlines and spaces cut: 0 or -errno. */
+int sysfs_read(const char *path, char *buf, size_t len);
+
 #endif
