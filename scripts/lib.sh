@@ -124,15 +124,22 @@ run_limited_stop() {
 
 # kconfig_check CONFIG FRAGMENT...: whether every CONFIG_*= line of the
 # fragments made it into the kernel's CONFIG (merge_config.sh and
-# olddefconfig drop what does not apply, silently); names those that did
-# not, and returns 1 if any.
+# olddefconfig drop what does not apply, silently), and every "# CONFIG_*
+# is not set" line stayed off (a select turns an option back on, silently);
+# names those that did not, and returns 1 if any.
 kconfig_check() {
 	local config=$1 line missing=0
 	shift
 	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qx "$line" "$config" ||
-			{ echo "config: $line did not stick" >&2; missing=1; }
+		case "$line" in
+		CONFIG_*=*)
+			grep -qx "$line" "$config" ||
+				{ echo "config: $line did not stick" >&2; missing=1; } ;;
+		"# CONFIG_"*" is not set")
+			line=${line#\# }; line=${line% is not set}
+			! grep -q "^$line=" "$config" ||
+				{ echo "config: $line is on, though set off" >&2; missing=1; } ;;
+		esac
 	done < <(cat "$@")
 	return $missing
 }
