@@ -31,8 +31,15 @@ if [ ! -f "$KBUILD/.config" ]; then
 	kconfig_check "$KBUILD/.config" "$KBUILD/fdif-arm.config" "$KDIR/config/arm32-virt.config" ||
 		{ rm -f "$KBUILD/.config"; die "the 32-bit ARM guest config is not satisfiable"; }
 fi
+inputs="$(kernel_build_inputs "$KDIR")"
+if [ "$(cat "$KBUILD/.fdif-built" 2>/dev/null)" = "$inputs" ] && [ -f "$KBUILD/.fdif-src" ]; then
+	echo "$KBUILD"
+	exit 0
+fi
+rm -f "$KBUILD/.fdif-built"
 progress "building the 32-bit ARM guest kernel and modules in $KBUILD (cold: ~6 min)"
 make -s -C "$ksrc" O="$KBUILD" -j"$(nproc)" zImage modules >&2 ||
 	die "32-bit ARM kernel build failed"
 echo "KSRC=$ksrc" > "$KBUILD/.fdif-src"
+echo "$inputs" > "$KBUILD/.fdif-built"
 echo "$KBUILD"

@@ -75,7 +75,14 @@ main() {
 	extract_source
 	sync_new_files
 	configure
-	local eta=10	# minutes, measured cold on 2 cores (5..10; the debug kernel 14)
+	local stamp="$KBUILD/.fdif-built" inputs
+	inputs="$(kernel_build_inputs "$KDIR")"
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$inputs" ] && [ -f "$KBUILD/.fdif-src" ]; then
+		echo "$KBUILD"
+		return 0
+	fi
+	rm -f "$stamp"
+	local eta=10	# minutes, measured cold on 2 cores (the debug kernel 14)
 	[ -n "$VARIANT" ] && eta=14
 	progress "building the arm64 kernel and modules in $KBUILD (cold: ~$eta min)"
 	make -s -C "$KSRC" O="$KBUILD" -j"$(nproc)" Image modules >&2 ||
@@ -83,6 +90,7 @@ main() {
 	make -s -C "$KSRC" O="$KBUILD" headers_install >&2 ||
 		die "kernel headers_install failed"
 	echo "KSRC=$KSRC" > "$KBUILD/.fdif-src"
+	echo "$inputs" > "$stamp"
 	echo "$KBUILD"
 }
 

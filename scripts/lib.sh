@@ -270,6 +270,17 @@ hash_inputs() {
 	done | sed "s|$FDIF_ROOT/||" | sha256sum | cut -c1-16
 }
 
+# kernel_build_inputs KDIR: what a kernel build folder's name does not key
+# (that is the tree, the patches and the config fragments): our files
+# synced into the tree (KDIR's drivers/, include/, Documentation/), and
+# the compiler ($CROSS_COMPILE). accel-fdif/build*.sh write it to the
+# folder's .fdif-built after a build and skip make's walk of an unchanged
+# tree (about 20 s, paid by each stage that boots a guest) while it holds.
+kernel_build_inputs() {
+	hash_inputs "$1/drivers" "$1/include" "$1/Documentation" \
+		"$("${CROSS_COMPILE}gcc" --version | head -1)"
+}
+
 # apply_patches DIR PATCH...: apply a patch series to the tree in DIR.
 apply_patches() {
 	local dir=$1 p
