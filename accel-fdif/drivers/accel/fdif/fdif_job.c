@@ -465,6 +465,14 @@ out:
 	return dma_fence_get(fence);
 }
 
+static void fdif_free_job(struct drm_sched_job *sched_job)
+{
+	struct fdif_job *job = to_fdif_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	fdif_job_free(job);
+}
+
 /* Whether @job is still the one on the hardware. */
 static bool fdif_job_is_active(struct fdif_device *fdev, struct fdif_job *job)
 {
@@ -518,24 +526,29 @@ static void fdif_job_recover(struct fdif_device *fdev, struct fdif_job *job)
 
 /*
  * The timeout handler, also run at once by drm_sched_fault() for an ERR
- * interrupt. It keeps to drm_sched's documented recovery on 6.12: end the
- * job on the hardware, drm_sched_stop(), drm_sched_start().
+ * interrupt. It keeps to drm_sched's documented recovery on 6.12.
  *
  * The scheduler's run, free and timeout work share one ordered workqueue
  * (fdif_sched_init()), so while this runs no job is started and none is
- * freed: @sched_job is the only job that can be on the hardware (credit
- * limit 1), and it is the one the timer was armed for, which has run for a
- * whole timeout. If it is still on the hardware, it is ended here first
- * (completed, or the module reset and the job failed), so that by the time
- * drm_sched_stop() looks, every pending job's hardware fence has signalled:
- * it puts @sched_job back on the pending list and has the scheduler free
- * it, nothing is left to cancel, and drm_sched_start() restarts the queue.
- * If it ended before this ran (its interrupt came as its timer fired, or
- * the unbind ended it), stop and start only put it back.
+ * freed. drm_sched_job_timedout() has taken @sched_job, the oldest job
+ * not yet freed, off the pending list. Either it is still on the hardware
+ * (it ran a whole timeout, or faulted): then it is the only job there
+ * (credit limit 1), and it is ended here first (completed, or the module
+ * reset and the job failed), so that drm_sched_stop() finds every pending
+ * hardware fence signalled, puts @sched_job back on the pending list and
+ * has the scheduler free it, and drm_sched_start() restarts the queue with
+ * nothing to cancel. Or it ended before this ran (its interrupt came as
+ * its timer fired, or the unbind ended it): then the next job may be on
+ * the hardware already, started between that end and the free, and stop
+ * and start would cancel it (-ECANCELED) while the module runs it. Nothing
+ * is stopped then: the job, off the pending list, is the caller's to free
+ * (drm_sched_stop()'s kernel-doc), once the interrupt thread that ended it
+ * is done with it.
  *
  * Later kernels: the job ended before the handler ran is
- * DRM_GPU_SCHED_STAT_NO_HANG, without stop and start; one ended here is
- * drm_sched_stop(), drm_sched_start(sched, 0), DRM_GPU_SCHED_STAT_RESET.
+ * DRM_GPU_SCHED_STAT_NO_HANG (the scheduler puts it back and frees it);
+ * one ended here is drm_sched_stop(), drm_sched_start(sched, 0),
+ * DRM_GPU_SCHED_STAT_RESET.
  */
 static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
 {
@@ -549,16 +562,22 @@ static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job
 	 * one, has not ended it yet (fdif_job_abort_active() waits for
 	 * reset_lock): the module and its interrupt are still there.
 	 */
-	if (fdif_job_is_active(fdev, job)) {
-		/* waits for a handler or thread that may be ending it */
-		disable_irq(fdev->irq);
-		/* reset and signal: no waits, no allocation */
-		cookie = dma_fence_begin_signalling();
-		if (fdif_job_is_active(fdev, job))
-			fdif_job_recover(fdev, job);
-		dma_fence_end_signalling(cookie);
-		enable_irq(fdev->irq);
+	if (!fdif_job_is_active(fdev, job)) {
+		/* the thread that took it off the hardware may still signal it */
+		synchronize_irq(fdev->irq);
+		mutex_unlock(&fdev->reset_lock);
+		fdif_free_job(sched_job);
+		return drm_dev_is_unplugged(&fdev->drm) ? DRM_GPU_SCHED_STAT_ENODEV :
+							  DRM_GPU_SCHED_STAT_NOMINAL;
 	}
+	/* waits for a handler or thread that may be ending it */
+	disable_irq(fdev->irq);
+	/* reset and signal: no waits, no allocation */
+	cookie = dma_fence_begin_signalling();
+	if (fdif_job_is_active(fdev, job))
+		fdif_job_recover(fdev, job);
+	dma_fence_end_signalling(cookie);
+	enable_irq(fdev->irq);
 
 	drm_sched_stop(&fdev->sched, sched_job);
 	/* system sleep parked the queue: fdif_sched_resume() restarts it */
@@ -615,14 +634,6 @@ void fdif_sched_resume(struct fdif_device *fdev)
 	fdev->suspended = false;
 	drm_sched_wqueue_start(&fdev->sched);
 	mutex_unlock(&fdev->reset_lock);
-}
-
-static void fdif_free_job(struct drm_sched_job *sched_job)
-{
-	struct fdif_job *job = to_fdif_job(sched_job);
-
-	drm_sched_job_cleanup(sched_job);
-	fdif_job_free(job);
 }
 
 static const struct drm_sched_backend_ops fdif_sched_ops = {
