@@ -82,8 +82,8 @@ main() {
 		return 0
 	fi
 	rm -f "$stamp"
-	local eta=10	# minutes, measured cold on 2 cores (the debug kernel 14)
-	[ -n "$VARIANT" ] && eta=14
+	local eta=8	# minutes, measured cold on 2 cores (the debug kernel 11)
+	[ -n "$VARIANT" ] && eta=11
 	progress "building the arm64 kernel and modules in $KBUILD (cold: ~$eta min)"
 	make -s -C "$KSRC" O="$KBUILD" -j"$(nproc)" Image modules >&2 ||
 		die "kernel build failed"
