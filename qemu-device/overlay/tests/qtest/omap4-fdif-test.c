@@ -1174,6 +1174,7 @@ static void test_run_srst_storm(void)
  * "waited"), then runs and finds the right face; the old result is dropped.
  * A RUN can come after the discarded detector has already stopped, so it
  * tries up to 50 times: the waiting path must have run at least twice.
+ * Then an SRST with nothing running clears FD_DNUM (docs/fdif-device.md).
  */
 static void test_run_after_srst(void)
 {
@@ -1208,6 +1209,10 @@ static void test_run_after_srst(void)
     g_test_message("%" PRId64 " of %d RUNs waited for the discarded detector",
                    qom_get_int(qts, "waited"), i - 1);
     g_assert_cmpint(qom_get_int(qts, "waited"), >=, 2);
+    /* SRST with no job running still clears the last job's face count */
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 1);
+    wr(qts, FD_CTRL, CTRL_SRST);
+    g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
     qtest_quit(qts);
     g_free(pic);
 }
