@@ -4,24 +4,25 @@
  * the faces on the FDIF (docs/gstreamer.md).
  *
  * An in-place GstBaseTransform on GRAY8 video, on the luma plane of
- * NV12, NV21, I420 or YV12 (a camera's usual formats), or on the grey of
- * RGB and packed YUV. Each frame goes to the device as one batch of jobs
- * (one a direction: the OMAP4 scans one direction per job), either
- * imported as it is (a dma-buf in the device's own frame layout: no copy)
- * or fitted into a pooled BO by the library (fdif_image_fit_frame(): any
- * size). The streaming thread submits the frame and queues it; a task on
- * the src pad takes the frames in order, polls each one's fences, maps
- * its faces back to the frame's own pixels, attaches them as
- * GstVideoRegionOfInterestMeta ("face"), posts facedetect's "facedetect"
- * element message and pushes the buffer: each frame goes out as soon as
- * its jobs are done, never waiting for the next frame, and the device has
- * the next frame queued (up to DEPTH) while a frame's results are read
- * and pushed. Serialized events and DRAIN queries wait until the frames
- * before them are out; a downstream flow error comes back to upstream at
- * its next buffer. A flush, or PAUSED->READY, ends a wait on a fence at
- * once (and a FLUSH_STOP during PAUSED->READY does not let the waits
- * begin again); stop() waits STOP_TIMEOUT_MS in all for the jobs in
- * flight.
+ * NV12, NV21, I420 or YV12 (a camera's usual formats), or on the grey
+ * of RGB and packed YUV. Each frame goes to the device as one request,
+ * which the library splits into the fewest jobs (one a direction on the
+ * OMAP4, which scans one direction per job), either imported as it is
+ * (a dma-buf in the device's own frame layout: no copy) or fitted into
+ * a pooled BO by the library (fdif_image_fit_frame(): any size). The
+ * streaming thread submits the frame and queues it; a task on the src
+ * pad takes the frames in order, polls each one's fences, maps its
+ * faces back to the frame's own pixels, attaches them as
+ * GstVideoRegionOfInterestMeta ("face"), posts facedetect's
+ * "facedetect" element message and pushes the buffer: each frame goes
+ * out as soon as its jobs are done, never waiting for the next frame,
+ * and the device has the next frame queued (up to DEPTH) while a
+ * frame's results are read and pushed. Serialized events and DRAIN
+ * queries wait until the frames before them are out; a downstream flow
+ * error comes back to upstream at its next buffer. A flush, or
+ * PAUSED->READY, ends a wait on a fence at once (and a FLUSH_STOP
+ * during PAUSED->READY does not let the waits begin again); stop()
+ * waits STOP_TIMEOUT_MS in all for the jobs in flight.
  */
 
 /**
@@ -76,6 +77,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <drm_fourcc.h>
 #include <gst/allocators/gstdmabuf.h>
 
 #include "gstfdiffacedetect.h"
@@ -176,8 +178,9 @@ struct import {
 struct inflight {
   GstBuffer *buf;
   struct fdif_bo *copy_bo;	/* the pooled BO it was fitted into; NULL: imported */
-  struct fdif_job *jobs[3];
+  struct fdif_job *jobs[3];	/* a job a direction at most */
   unsigned int njobs;		/* 0: not detected (min-stddev, or unread) */
+  guint directions;		/* FDIF_DIR_* scanned */
   gboolean unread;		/* CORRUPTED or GAP: passed on as it is, no message */
   struct fdif_frame_map map;
   struct settings set;
@@ -596,11 +599,13 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
     g_free (path);
     return FALSE;
   }
+  self->caps.size = sizeof (self->caps);
   ret = fdif_query_caps (self->dev, &self->caps);
-  if (ret || !(self->caps.formats & 1)) {
+  if (ret || !self->caps.frame_width) {
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("The FDIF at %s takes no 8-bit grey frames.", path ? path : "(first)"),
-        ("fdif_query_caps(): %d, formats 0x%x", ret, self->caps.formats));
+        ("fdif_query_caps(): %d, frame %ux%u", ret, self->caps.frame_width,
+            self->caps.frame_height));
     goto fail;
   }
   if (!(directions & self->caps.directions)) {
@@ -609,17 +614,17 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
         ("directions 0x%x, the device's 0x%x", directions, self->caps.directions));
     goto fail;
   }
-  if (threshold >= 0 && (guint) threshold > self->caps.max_lhit) {
+  if (threshold >= 0 && (guint) threshold > self->caps.max_threshold) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("threshold %d is above the device's largest, %u.", threshold,
-            self->caps.max_lhit), (NULL));
+            self->caps.max_threshold), (NULL));
     goto fail;
   }
   GST_INFO_OBJECT (self, "FDIF generation %u rev 0x%x: frame %ux%u stride %u, "
       "directions 0x%x, threshold 0..%u (default %u)", self->caps.generation,
       self->caps.revision, self->caps.frame_width, self->caps.frame_height,
-      self->caps.frame_stride, self->caps.directions, self->caps.max_lhit,
-      self->caps.default_lhit);
+      self->caps.frame_stride, self->caps.directions, self->caps.max_threshold,
+      self->caps.default_threshold);
   g_mutex_lock (&self->qlock);
   self->flow = GST_FLOW_OK;
   g_mutex_unlock (&self->qlock);
@@ -823,7 +828,7 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
   }
   off = mem->offset + skip;
   if (width != c->frame_width || height != c->frame_height ||
-      stride != (gint) c->frame_stride || off % (c->offset_align ? c->offset_align : 1) ||
+      stride != (gint) c->frame_stride || off % (c->frame_align ? c->frame_align : 1) ||
       off > G_MAXUINT32) {
     GST_LOG_OBJECT (self, "dma-buf frame %ux%u stride %d offset %" G_GSIZE_FORMAT
         " is not the device's %ux%u stride %u", width, height, stride, off,
@@ -880,8 +885,8 @@ import_frame (GstFdifFaceDetect * self, GstBuffer * buf, uint32_t * offset)
 
 /*
  * The grey of an RGB or packed YUV frame, rows packed, in self->grey:
- * BT.601 luma (as libfdif-drm's fdif_image_to_gray() and OpenCV's
- * RGB2GRAY, which facedetect uses), or the Y bytes.
+ * BT.601 luma (as libfdif-drm's fdif_image_fit_frame() takes it of an RGB
+ * picture, and OpenCV's RGB2GRAY, which facedetect uses), or the Y bytes.
  */
 static guint8 *
 grey_of (GstFdifFaceDetect * self, const GstVideoFrame * vf)
@@ -991,6 +996,7 @@ static struct fdif_bo *
 copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *map)
 {
   const struct fdif_caps *c = &self->caps;
+  gboolean rgb = GST_VIDEO_INFO_FORMAT (&self->info) == GST_VIDEO_FORMAT_RGB;
   struct fdif_bo *bo = NULL;
   struct fdif_image img;
   GstVideoFrame vf;
@@ -1033,11 +1039,13 @@ copy_frame (GstFdifFaceDetect * self, GstBuffer * buf, struct fdif_frame_map *ma
   }
   img.width = GST_VIDEO_FRAME_WIDTH (&vf);
   img.height = GST_VIDEO_FRAME_HEIGHT (&vf);
-  img.channels = 1;
-  if (luma_plane (&self->info)) {
+  /* the grey plane as it is, or R,G,B bytes as they are: the library takes their luma */
+  if (luma_plane (&self->info) || rgb) {
+    img.channels = rgb ? 3 : 1;
     img.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
     img.pixels = GST_VIDEO_FRAME_PLANE_DATA (&vf, 0);
   } else {
+    img.channels = 1;
     img.stride = img.width;
     img.pixels = grey_of (self, &vf);
   }
@@ -1059,15 +1067,20 @@ fail:
   return NULL;
 }
 
-/* The device's minimum face size for faces of @min input pixels: the largest not above it. */
+/*
+ * The device's minimum face size (a width, in frame pixels) for faces of
+ * @min frame pixels: the largest not above it.
+ */
 static unsigned int
-device_min_size (const struct fdif_caps *c, double min)
+device_min_size (GstFdifFaceDetect * self, double min)
 {
+  struct fdif_size size;
   unsigned int i, best = 0;
 
-  for (i = 0; i < c->num_min_sizes; i++)
-    if (c->min_sizes[i] <= min)
-      best = c->min_sizes[i];
+  /* smallest first */
+  for (i = 0; fdif_query_min_size (self->dev, i, &size) == 0; i++)
+    if (size.width <= min)
+      best = size.width;
   return best;			/* 0: the device's smallest */
 }
 
@@ -1089,30 +1102,30 @@ read_settings (GstFdifFaceDetect * self, struct settings *set)
 }
 
 /*
- * The device's likelihood threshold (LHIT) for @set: threshold, if set
- * (the device's largest at most); else facedetect's min-neighbors, if set:
- * the smallest LHIT whose neighbours in the FDIF's model,
- * (3 LHIT + 2) / 5 (docs/detector.md), are at least min-neighbors, the
- * device's largest at most; else the device's recommended one.
+ * The device's likelihood threshold (the FDIF's LHIT) for @set: threshold,
+ * if set (the device's largest at most); else facedetect's min-neighbors,
+ * if set: the smallest threshold whose neighbours in the FDIF's model,
+ * (3 threshold + 2) / 5 (docs/detector.md), are at least min-neighbors,
+ * the device's largest at most; else the device's recommended one.
  */
 static unsigned int
-device_lhit (GstFdifFaceDetect * self, const struct settings *set)
+device_threshold (GstFdifFaceDetect * self, const struct settings *set)
 {
-  unsigned int lhit;
+  unsigned int t;
 
   if (set->threshold >= 0) {
-    if ((guint) set->threshold <= self->caps.max_lhit)
+    if ((guint) set->threshold <= self->caps.max_threshold)
       return (unsigned int) set->threshold;
     GST_WARNING_OBJECT (self, "threshold %d is above the device's largest, %u: %u taken",
-        set->threshold, self->caps.max_lhit, self->caps.max_lhit);
-    return self->caps.max_lhit;
+        set->threshold, self->caps.max_threshold, self->caps.max_threshold);
+    return self->caps.max_threshold;
   }
   if (!set->min_neighbors_set)
-    return FDIF_LHIT_DEFAULT;
-  for (lhit = 0; lhit < self->caps.max_lhit; lhit++)
-    if ((gint) ((3 * lhit + 2) / 5) >= set->min_neighbors)
+    return FDIF_THRESHOLD_DEFAULT;
+  for (t = 0; t < self->caps.max_threshold; t++)
+    if ((gint) ((3 * t + 2) / 5) >= set->min_neighbors)
       break;
-  return lhit;
+  return t;
 }
 
 /*
@@ -1169,17 +1182,15 @@ queue_frame (GstFdifFaceDetect * self, struct inflight *fl)
 static GstFlowReturn
 submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
 {
-  struct fdif_params params[3];
+  struct fdif_request req;
   struct inflight *fl = g_new0 (struct inflight, 1);
   struct fdif_bo *bo;
   uint32_t offset = 0;
-  guint directions, i;
-  unsigned int lhit;
   const char *path;
   int ret;
 
   read_settings (self, &fl->set);
-  directions = fl->set.directions & self->caps.directions;
+  fl->directions = fl->set.directions & self->caps.directions;
   fl->buf = buf;
   fl->info = self->info;
   fl->map = (struct fdif_frame_map) { 1.0, 0.0, 0.0 };
@@ -1213,32 +1224,35 @@ submit_frame (GstFdifFaceDetect * self, GstBuffer * buf)
     return GST_FLOW_ERROR;
   }
 
-  lhit = device_lhit (self, &fl->set);
-  for (i = FDIF_DIR_UP; i <= FDIF_DIR_LEFT; i++) {
-    if (!(directions & (1u << i)))
-      continue;
-    fdif_params_init (&params[fl->njobs]);
-    params[fl->njobs].direction = i;
-    params[fl->njobs].min_size = device_min_size (&self->caps,
-        MAX (fl->set.min_w, fl->set.min_h) / fl->map.scale);
-    params[fl->njobs].lhit = lhit;
-    fl->njobs++;
-  }
-  if (!fl->njobs) {
+  if (!fl->directions) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("The FDIF scans none of the directions asked for."),
         ("directions 0x%x, the device's 0x%x", fl->set.directions, self->caps.directions));
     inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
   }
-  ret = fdif_submit_batch (self->dev, bo, offset, params, fl->njobs, fl->jobs);
+  /* the device's grey frame, in the BO at @offset */
+  fdif_request_init (&req, sizeof (req));
+  req.picture.fourcc = DRM_FORMAT_R8;
+  req.picture.width = self->caps.frame_width;
+  req.picture.height = self->caps.frame_height;
+  req.picture.planes[0].bo = bo;
+  req.picture.planes[0].offset = offset;
+  req.picture.planes[0].stride = self->caps.frame_stride;
+  req.directions = fl->directions;
+  req.min_size = device_min_size (self,
+      MAX (fl->set.min_w, fl->set.min_h) / fl->map.scale);
+  req.threshold = device_threshold (self, &fl->set);
+  ret = fdif_submit_requests (self->dev, &req, 1, fl->jobs, G_N_ELEMENTS (fl->jobs),
+      &fl->njobs);
   if (ret) {
     if (ret == -ENODEV)
-      device_gone (self, ret, "fdif_submit_batch()");
+      device_gone (self, ret, "fdif_submit_requests()");
     else
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
           ("The FDIF refused a frame: %s.", fdif_strerror (ret)),
-          ("fdif_submit_batch() (%s path, %u jobs): %d", path, fl->njobs, ret));
+          ("fdif_submit_requests() (%s path, directions 0x%x): %d", path,
+              fl->directions, ret));
     fl->njobs = 0;		/* none was queued */
     inflight_free (self, fl, 0);
     return GST_FLOW_ERROR;
@@ -1426,11 +1440,11 @@ finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf
 
     /* the fence signalled but the job not done: it never will be */
     if (got == -EBUSY)
-      got = fdif_job_wait (fl->jobs[i], 0) == -ETIME ? -ETIME : -EBUSY;
+      got = fdif_job_wait (fl->jobs[i], 0) == -EBUSY ? -ETIME : -EBUSY;
     if (got < 0)
       ret = got;
     else
-      n += (guint) got;
+      n += MIN ((guint) got, max);	/* all it found: at most max written */
   }
   if (ret) {
     /*
@@ -1443,7 +1457,8 @@ finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf
     inflight_free (self, fl, 0);	/* waited for already, or failed */
     return GST_FLOW_ERROR;
   }
-  if (fl->njobs > 1)
+  /* several directions: the duplicates of their scans merged */
+  if (fl->directions & (fl->directions - 1))
     n = fdif_merge_faces (faces, n);
 
   buf = gst_buffer_ref (fl->buf);
@@ -1491,10 +1506,11 @@ finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf
         gst_buffer_add_video_region_of_interest_meta (buf, "face",
         boxes[i].x, boxes[i].y, boxes[i].w, boxes[i].h);
 
+    /* the direction as a number (0 up, 1 right, 2 left): the FDIF_DIR_* bit's */
     gst_video_region_of_interest_meta_add_param (meta,
         gst_structure_new ("fdif", "confidence", G_TYPE_UINT, faces[i].confidence,
             "angle", G_TYPE_UINT, faces[i].angle, "direction", G_TYPE_UINT,
-            faces[i].direction, NULL));
+            (guint) MAX (g_bit_nth_lsf (faces[i].direction, -1), 0), NULL));
     GST_LOG_OBJECT (self, "%2u/%2u: x,y = %4u,%4u: w.h = %4u,%4u, confidence %u", i,
         n, boxes[i].x, boxes[i].y, boxes[i].w, boxes[i].h, faces[i].confidence);
   }

@@ -27,11 +27,11 @@ typedef enum {
   GST_FDIF_FACE_DETECT_UPDATES_NONE,
 } GstFdifFaceDetectUpdates;
 
-/* the directions to scan, one job each (the OMAP4 scans one per job) */
+/* the directions to scan, libfdif-drm's FDIF_DIR_* bits (the OMAP4 scans one per job) */
 typedef enum {
-  GST_FDIF_DIRECTION_UP = 1 << FDIF_DIR_UP,
-  GST_FDIF_DIRECTION_RIGHT = 1 << FDIF_DIR_RIGHT,
-  GST_FDIF_DIRECTION_LEFT = 1 << FDIF_DIR_LEFT,
+  GST_FDIF_DIRECTION_UP = FDIF_DIR_UP,
+  GST_FDIF_DIRECTION_RIGHT = FDIF_DIR_RIGHT,
+  GST_FDIF_DIRECTION_LEFT = FDIF_DIR_LEFT,
 } GstFdifDirections;
 
 /* facedetect's "flags" (OpenCV's cascade flags), accepted and ignored */

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <drm_fourcc.h>
+
 #include "fdif/fdif.h"
 #include "fdif/image.h"
 #include "fdif_emu.h"
@@ -110,13 +112,26 @@ static int node_minor(const char *node)
 	return ret;
 }
 
+/* The emulated OMAP4's frame and result capacity: what is measured */
+#define FRAME_W		320
+#define FRAME_H		240
+#define MAX_FACES	35
+#define MAX_RESULTS	(3 * MAX_FACES)
+
 struct client {
 	struct fdif_device *dev;
 	struct fdif_bo *frame;
 	int inflight, jobs;
-	struct fdif_params p;
+	struct fdif_request req;	/* an upright scan of the frame */
 	pthread_t thread;
 };
+
+static int client_submit(struct client *c, struct fdif_job **job)
+{
+	unsigned int n;
+
+	return fdif_submit_requests(c->dev, &c->req, 1, job, 1, &n);
+}
 
 /* NODE: a /dev/accel node, or NULL for the first fdif device */
 static void client_init(struct client *c, const uint8_t *frame, const char *node)
@@ -126,13 +141,17 @@ static void client_init(struct client *c, const uint8_t *frame, const char *node
 
 	if (ret)
 		die("open", ret);
-	ret = fdif_bo_create(c->dev, FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT, &c->frame);
+	ret = fdif_bo_create(c->dev, FRAME_W * FRAME_H, &c->frame);
 	if (!ret)
 		ret = fdif_bo_map(c->frame, &pix);
 	if (ret)
 		die("frame BO", ret);
-	memcpy(pix, frame, FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT);
-	fdif_params_init(&c->p);
+	memcpy(pix, frame, FRAME_W * FRAME_H);
+	fdif_request_init(&c->req, sizeof(c->req));
+	c->req.picture.fourcc = DRM_FORMAT_R8;
+	c->req.picture.width = FRAME_W;
+	c->req.picture.height = FRAME_H;
+	c->req.picture.planes[0] = (struct fdif_plane){ c->frame, 0, FRAME_W };
 }
 
 /* Keep c->inflight jobs queued until c->jobs have been submitted. */
@@ -140,7 +159,7 @@ static void *client_run(void *arg)
 {
 	struct client *c = arg;
 	struct fdif_job *ring[16] = { NULL };
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	int i, ret;
 
 	for (i = 0; i < c->jobs + c->inflight; i++) {
@@ -149,14 +168,14 @@ static void *client_run(void *arg)
 		if (*slot) {
 			ret = fdif_job_wait(*slot, -1);
 			if (!ret)
-				ret = fdif_job_result(*slot, f, FDIF_MAX_FACES);
+				ret = fdif_job_result(*slot, f, MAX_FACES);
 			if (ret < 0)
 				die("job", ret);
 			fdif_job_free(*slot);
 			*slot = NULL;
 		}
 		if (i < c->jobs) {
-			ret = fdif_submit(c->dev, c->frame, 0, &c->p, slot);
+			ret = client_submit(c, slot);
 			if (ret)
 				die("submit", ret);
 		}
@@ -274,7 +293,7 @@ static int cmp_double(const void *a, const void *b)
 
 static void overhead(const uint8_t *frame, int jobs, const char *node)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct client c;
 	double *lat = calloc(jobs, sizeof(*lat)), *dev_ms = calloc(jobs, sizeof(*dev_ms));
 	int i, ret;
@@ -285,21 +304,21 @@ static void overhead(const uint8_t *frame, int jobs, const char *node)
 	}
 	client_init(&c, frame, node);
 	/* a 20x20 blank corner: the detector has next to nothing to do */
-	c.p.roi_x = 0;
-	c.p.roi_y = 0;
-	c.p.roi_width = 20;
-	c.p.roi_height = 20;
+	c.req.roi_x = 0;
+	c.req.roi_y = 0;
+	c.req.roi_width = 20;
+	c.req.roi_height = 20;
 	for (i = 0; i < jobs; i++) {
 		struct fdif_job *job;
 		long long b0 = busy_ns(c.dev);
 		double t0 = now_s();
 
-		ret = fdif_submit(c.dev, c.frame, 0, &c.p, &job);
+		ret = client_submit(&c, &job);
 		if (!ret)
 			ret = fdif_job_wait(job, -1);
 		lat[i] = (now_s() - t0) * 1e3;
 		if (!ret)
-			ret = fdif_job_result(job, f, FDIF_MAX_FACES);
+			ret = fdif_job_result(job, f, MAX_FACES);
 		if (ret < 0)
 			die("job", ret);
 		fdif_job_free(job);
@@ -319,20 +338,19 @@ static void overhead(const uint8_t *frame, int jobs, const char *node)
 
 static void library(const char *path, int runs, const char *node)
 {
-	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
-	struct fdif_face f[FDIF_MAX_RESULTS];
+	static uint8_t frame[FRAME_W * FRAME_H];
+	struct fdif_face f[MAX_RESULTS];
 	struct fdif_device *dev;
 	struct fdif_params p;
 	double dec = 0, fit = 0, all = 0;
-	unsigned int n = 0;
-	int i, ret;
+	int i, n = 0, ret;
 
 	ret = node ? fdif_open_path(node, &dev) : fdif_open(&dev);
 	if (ret)
 		die("open", ret);
-	fdif_params_init(&p);
+	fdif_params_init(&p, sizeof(p));
 	for (i = 0; i < runs; i++) {
-		struct fdif_image img, gray;
+		struct fdif_image img;
 		struct fdif_frame_map map;
 		double t0 = now_s(), t1, t2, t3;
 
@@ -340,30 +358,27 @@ static void library(const char *path, int runs, const char *node)
 		if (ret)
 			die(path, ret);
 		t1 = now_s();
-		ret = fdif_image_to_gray(&img, &gray);
-		if (!ret)
-			ret = fdif_image_fit(&gray, frame, &map);
+		ret = fdif_image_fit_frame(&img, frame, FRAME_W, FRAME_H, FRAME_W, &map);
 		if (ret)
 			die("fit", ret);
 		t2 = now_s();
-		ret = fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n);
-		if (ret)
-			die("detect", ret);
+		n = fdif_detect_image(dev, &img, &p, f, MAX_RESULTS);
+		if (n < 0)
+			die("detect", n);
 		t3 = now_s();
 		dec += t1 - t0;
 		fit += t2 - t1;
 		all += (t1 - t0) + (t3 - t2);
 		fdif_image_free(&img);
-		fdif_image_free(&gray);
 	}
-	printf("library image %s runs %d decode_ms %.2f gray_fit_ms %.2f total_ms %.2f faces %u\n",
+	printf("library image %s runs %d decode_ms %.2f gray_fit_ms %.2f total_ms %.2f faces %d\n",
 	       path, runs, dec * 1e3 / runs, fit * 1e3 / runs, all * 1e3 / runs, n);
 	fdif_close(dev);
 }
 
 int main(int argc, char **argv)
 {
-	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	static uint8_t frame[FRAME_W * FRAME_H];
 	struct fdif_frame_map map;
 	struct fdif_image img;
 	int ret;
@@ -379,7 +394,7 @@ int main(int argc, char **argv)
 	}
 	ret = fdif_image_load("/data/astronaut.pgm", &img);
 	if (!ret)
-		ret = fdif_image_fit(&img, frame, &map);
+		ret = fdif_image_fit_frame(&img, frame, FRAME_W, FRAME_H, FRAME_W, &map);
 	if (ret)
 		die("/data/astronaut.pgm", ret);
 	if (!strcmp(argv[1], "throughput"))

@@ -45,7 +45,7 @@ static int write_json(const char *outdir, const char *photo,
 	for (i = 0; i < n; i++)
 		fprintf(out, "%s{\"x\": %.1f, \"y\": %.1f, \"size\": %.1f, "
 			"\"confidence\": %u, \"angle\": %u}", i ? ", " : "",
-			f[i].x, f[i].y, f[i].size, f[i].confidence, f[i].angle);
+			f[i].x, f[i].y, f[i].width, f[i].confidence, f[i].angle);
 	fprintf(out, "]}]\n");
 	return fclose(out) ? -errno : 0;
 }
@@ -55,17 +55,15 @@ static int detect_photo(struct facedet_ctx *ctx, const char *outdir,
 {
 	struct facedet_face found[FACEDET_MAX_FACES];
 	struct fdif_face faces[FACEDET_MAX_FACES];
-	struct fdif_image img = { 0 }, gray = { 0 };
+	struct fdif_image img = { 0 };
 	static uint8_t frame[FRAME_W * FRAME_H];
 	struct fdif_frame_map map;
 	struct facedet_params p;
 	int ret, n, i;
 
 	ret = fdif_image_load(photo, &img);
-	if (!ret && img.channels != 1)
-		ret = fdif_image_to_gray(&img, &gray);
 	if (!ret)
-		ret = fdif_image_fit(img.channels == 1 ? &img : &gray, frame, &map);
+		ret = fdif_image_fit_frame(&img, frame, FRAME_W, FRAME_H, FRAME_W, &map);
 	if (ret)
 		goto out;
 	facedet_params_default(&p);
@@ -76,12 +74,12 @@ static int detect_photo(struct facedet_ctx *ctx, const char *outdir,
 	}
 	for (i = 0; i < n; i++) {
 		faces[i] = (struct fdif_face){
-			.x = found[i].cx, .y = found[i].cy, .size = found[i].size,
+			.x = found[i].cx, .y = found[i].cy,
+			.width = found[i].size, .height = found[i].size,
 			.angle = found[i].angle,
 			/* as the driver normalises it: 0 (least) .. 1000 (most) */
 			.confidence = (FACEDET_MAX_CONFIDENCE - found[i].confidence) *
 				      1000 / FACEDET_MAX_CONFIDENCE,
-			.raw_confidence = found[i].confidence,
 		};
 		fdif_map_face(&map, &faces[i]);
 	}
@@ -89,7 +87,6 @@ static int detect_photo(struct facedet_ctx *ctx, const char *outdir,
 out:
 	if (ret)
 		fprintf(stderr, "truth-host: %s: %s\n", photo, strerror(-ret));
-	fdif_image_free(&gray);
 	fdif_image_free(&img);
 	return ret;
 }

@@ -51,6 +51,7 @@
 
 #include <linux/videodev2.h>
 
+#include <drm_fourcc.h>
 #include <fdif/fdif.h>
 
 #define NBUF	4	/* camera buffers asked for, by default (-b) */
@@ -247,7 +248,21 @@ static int setup_camera(const char *node, const struct format *want, bool copy,
 }
 
 /* Queue the job for a frame the camera filled. */
-static int submit(struct frame *f, const struct fdif_params *p)
+/* One upright scan of the device's grey frame in @bo: one job a frame. */
+static int queue(struct frame *f, struct fdif_bo *bo)
+{
+	struct fdif_request r;
+	unsigned int n;
+
+	fdif_request_init(&r, sizeof(r));
+	r.picture.fourcc = DRM_FORMAT_R8;
+	r.picture.width = cam.caps.frame_width;
+	r.picture.height = cam.caps.frame_height;
+	r.picture.planes[0] = (struct fdif_plane){ bo, 0, cam.caps.frame_stride };
+	return fdif_submit_requests(cam.dev, &r, 1, &f->job, 1, &n);
+}
+
+static int submit(struct frame *f)
 {
 	struct fdif_image img = {
 		.width = cam.fmt.width, .height = cam.fmt.height, .channels = 1,
@@ -271,7 +286,7 @@ static int submit(struct frame *f, const struct fdif_params *p)
 	if (cam.import[f->index]) {
 		cam.imported++;
 		cam.fmap[f->index] = (struct fdif_frame_map){ .scale = 1 };
-		return fdif_submit(cam.dev, cam.import[f->index], 0, p, &f->job);
+		return queue(f, cam.import[f->index]);
 	}
 	cam.copied++;
 	err = fdif_bo_map(cam.copy[f->index], &frame);
@@ -279,7 +294,7 @@ static int submit(struct frame *f, const struct fdif_params *p)
 		err = fdif_image_fit_frame(&img, frame, cam.caps.frame_width,
 					   cam.caps.frame_height, cam.caps.frame_stride,
 					   &cam.fmap[f->index]);
-	return err ? err : fdif_submit(cam.dev, cam.copy[f->index], 0, p, &f->job);
+	return err ? err : queue(f, cam.copy[f->index]);
 }
 
 /* Wait for a frame's job, print its faces, give the buffer back. */
@@ -301,6 +316,7 @@ static int finish(struct frame *f)
 	f->job = NULL;
 	if (n < 0)
 		return fail("job", n);
+	n = n < 64 ? n : 64;	/* the job's total: those past 64 are not printed */
 	if (!cam.quiet) {
 		printf("frame %u %s %d", f->sequence,
 		       cam.import[f->index] ? "import" : "copy", n);
@@ -340,7 +356,6 @@ int main(int argc, char **argv)
 	unsigned long v;
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt, err;
 	const struct format *want = NULL;
-	struct fdif_params p;
 	bool copy = false;
 	double t0 = 0;
 	char *end;
@@ -389,12 +404,12 @@ int main(int argc, char **argv)
 	err = fdif_open(&cam.dev);
 	if (err)
 		return fail("opening the FDIF", err);
+	cam.caps.size = sizeof(cam.caps);
 	err = fdif_query_caps(cam.dev, &cam.caps);
 	if (err)
 		return fail("the FDIF's capabilities", err);
 	if (setup_camera(argv[optind], want, copy, nbuf))
 		return 1;
-	fdif_params_init(&p);	/* a camera is upright: one job a frame */
 	if (xioctl(VIDIOC_STREAMON, &type))
 		return fail("VIDIOC_STREAMON", 0);
 	while (done < frames) {
@@ -440,7 +455,7 @@ int main(int argc, char **argv)
 		f = &inflight[head++ % DEPTH];
 		f->index = b.index;
 		f->sequence = b.sequence;
-		err = submit(f, &p);
+		err = submit(f);
 		if (err)
 			return fail("submit", err);
 		count++;

@@ -15,7 +15,7 @@
  * Threads: every call may come from any thread, on one device at once.
  * What the threads share is the device's: its BO pool and the lazily made
  * CPU mappings, under the device's lock (dev->lock, never held across a
- * wait). A job's own fields are written before fdif_submit_batch()
+ * wait). A job's own fields are written before fdif_submit_requests()
  * returns it and only read after, so any thread may wait for it and read
  * its result; only freeing it must come after every other call on it.
  *
@@ -80,17 +80,20 @@ struct fdif_job {
 struct fdif_device {
 	int fd;
 	char *path;			/* the node it was opened by */
-	struct fdif_caps caps;		/* written at open, read-only after */
+	/* written at open, read-only after */
+	struct fdif_caps caps;
 	struct drm_fdif_format_info *formats;	/* every format, as answered */
-	uint32_t num_formats;
+	struct fdif_size *min_sizes;	/* caps.num_min_sizes */
 	uint32_t class_dirs[MAX_CLASSES];	/* directions each class scans */
-	uint32_t max_job_directions, max_job_classes, max_syncs;
+	uint32_t work_size, work_align, result_size;
+	uint32_t grey_max_width, grey_max_height;
 	atomic_uint refs;		/* the app's, one a BO, one a job */
 	pthread_mutex_t lock;		/* the pool, closed, the BO table,
 					 * every BO's map and refs */
 	struct fdif_bo *bos;		/* every BO, by GEM handle */
 	struct fdif_bo *pool[POOL_MAX][2];
 	unsigned int npool;
+	struct fdif_bo *frame;		/* fdif_detect_start()'s, when idle */
 	int closed;			/* fdif_close()d: nothing more to the pool */
 };
 
@@ -230,37 +233,35 @@ static int caps_formats(int fd, struct fdif_device *dev)
 		return -ENOMEM;
 	}
 	for (i = 0; i < l->count; i++) {
-		f = &dev->formats[dev->num_formats];
+		f = &dev->formats[c->num_formats];
 		list_entry(l, i, f, sizeof(*f));
 		if (!f->num_planes || f->num_planes > DRM_FDIF_MAX_PLANES)
 			continue;	/* not one this library can describe */
-		dev->num_formats++;
-		if (c->num_formats < FDIF_MAX_FORMATS)
-			c->fourccs[c->num_formats++] = f->fourcc;
+		c->num_formats++;
 		if (f->fourcc == DRM_FORMAT_R8 && f->num_planes == 1 && !grey.fourcc)
 			grey = *f;
 	}
 	free(l);
 	if (!grey.fourcc)
 		return 0;	/* no grey frame: requests on its own formats only */
-	c->max_width = grey.max_width;
-	c->max_height = grey.max_height;
+	dev->grey_max_width = grey.max_width;
+	dev->grey_max_height = grey.max_height;
 	c->frame_width = round_down(grey.max_width, grey.width_align);
 	c->frame_height = round_down(grey.max_height, grey.height_align);
 	c->frame_stride = grey.flags & DRM_FDIF_FORMAT_PACKED_ROWS ? c->frame_width :
 			  round_up(c->frame_width, grey.stride_align);
-	c->offset_align = grey.offset_align ? grey.offset_align : 1;
+	c->frame_align = grey.offset_align ? grey.offset_align : 1;
 	if (!c->frame_width || !c->frame_height || c->frame_width < grey.min_width ||
 	    c->frame_height < grey.min_height || c->frame_stride < c->frame_width) {
-		c->frame_width = c->frame_height = c->frame_stride = 0;
+		c->frame_width = c->frame_height = c->frame_stride = c->frame_align = 0;
 		return 0;	/* no grey frame after all */
 	}
-	c->formats = 1u << 0;
 	return 0;
 }
 
-static int caps_min_sizes(int fd, struct fdif_caps *c)
+static int caps_min_sizes(int fd, struct fdif_device *dev)
 {
+	struct fdif_caps *c = &dev->caps;
 	struct drm_fdif_query_list *l;
 	struct drm_fdif_size s;
 	uint32_t i;
@@ -270,10 +271,14 @@ static int caps_min_sizes(int fd, struct fdif_caps *c)
 			 V1_END(struct drm_fdif_size, height), &l);
 	if (ret)
 		return ret;
-	for (i = 0; i < l->count && c->num_min_sizes < FDIF_MAX_MIN_SIZES; i++) {
+	dev->min_sizes = calloc(l->count ? l->count : 1, sizeof(*dev->min_sizes));
+	if (!dev->min_sizes) {
+		free(l);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->count; i++) {
 		list_entry(l, i, &s, sizeof(s));
-		c->min_sizes[c->num_min_sizes] = s.width;
-		c->min_heights[c->num_min_sizes++] = s.height;
+		dev->min_sizes[c->num_min_sizes++] = (struct fdif_size){ s.width, s.height };
 	}
 	free(l);
 	return c->num_min_sizes ? 0 : -EPROTO;
@@ -301,7 +306,7 @@ static int caps_classes(int fd, struct fdif_device *dev)
 	/* a class without an entry (no direction to scan it in) is not asked for */
 	for (i = 0; i < MAX_CLASSES; i++)
 		if (!dev->class_dirs[i])
-			c->object_classes &= ~(1u << i);
+			c->classes &= ~(1u << i);
 	c->directions = dev->class_dirs[DRM_FDIF_CLASS_FACE] & 0x7;
 	return 0;
 }
@@ -314,6 +319,7 @@ static int load_caps(int fd, struct fdif_device *dev)
 	int ret;
 
 	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
 	ret = query_struct(fd, DRM_FDIF_QUERY_DEVICE, &d, sizeof(d),
 			   V1_END(struct drm_fdif_device_info, max_syncs));
 	if (!ret)
@@ -330,30 +336,30 @@ static int load_caps(int fd, struct fdif_device *dev)
 
 	c->generation = d.generation;
 	c->revision = d.revision;
-	c->object_classes = d.classes;
+	c->classes = d.classes;
 	c->directions = d.directions;
-	c->max_lhit = d.max_threshold;
-	c->default_lhit = d.default_threshold;
-	c->work_size = d.work_size;
-	c->work_align = d.work_align ? d.work_align : 1;
+	c->max_threshold = d.max_threshold;
+	c->default_threshold = d.default_threshold;
+	dev->work_size = d.work_size;
+	dev->work_align = d.work_align ? d.work_align : 1;
 	c->roi_min_width = d.roi_min_width;
 	c->roi_min_height = d.roi_min_height;
 	c->roi_max_x = d.roi_max_x;
 	c->roi_max_y = d.roi_max_y;
 	c->max_jobs = d.max_jobs;
 	c->max_objects = r.capacity;
-	c->result_size = r.size;
-	c->object_fields = r.object_fields;
-	dev->max_job_directions = d.max_job_directions ? d.max_job_directions : 1;
-	dev->max_job_classes = d.max_job_classes ? d.max_job_classes : 1;
-	dev->max_syncs = d.max_syncs;
+	dev->result_size = r.size;
+	/* the raw confidence (bit 4) is the hardware's own: not in the API */
+	c->object_fields = r.object_fields & 0xf;
+	c->max_job_directions = d.max_job_directions ? d.max_job_directions : 1;
+	c->max_job_classes = d.max_job_classes ? d.max_job_classes : 1;
+	c->max_syncs = d.max_syncs;
 
 	ret = caps_formats(fd, dev);
 	if (!ret)
-		ret = caps_min_sizes(fd, c);
+		ret = caps_min_sizes(fd, dev);
 	if (!ret)
 		ret = caps_classes(fd, dev);
-	c->align = c->offset_align > c->work_align ? c->offset_align : c->work_align;
 	return ret;
 }
 
@@ -380,6 +386,7 @@ int fdif_open_path(const char *path, struct fdif_device **dev)
 		if (d) {
 			free(d->path);
 			free(d->formats);
+			free(d->min_sizes);
 		}
 		free(d);
 		close(fd);
@@ -533,12 +540,13 @@ static void dev_put(struct fdif_device *dev)
 	close(dev->fd);
 	free(dev->path);
 	free(dev->formats);
+	free(dev->min_sizes);
 	free(dev);
 }
 
 void fdif_close(struct fdif_device *dev)
 {
-	struct fdif_bo *pool[POOL_MAX][2];
+	struct fdif_bo *pool[POOL_MAX][2], *frame;
 	unsigned int i, n;
 
 	if (!dev)
@@ -549,11 +557,14 @@ void fdif_close(struct fdif_device *dev)
 	n = dev->npool;
 	memcpy(pool, dev->pool, sizeof(pool));
 	dev->npool = 0;
+	frame = dev->frame;
+	dev->frame = NULL;
 	pthread_mutex_unlock(&dev->lock);
 	for (i = 0; i < n; i++) {
 		fdif_bo_free(pool[i][0]);
 		fdif_bo_free(pool[i][1]);
 	}
+	fdif_bo_free(frame);
 	dev_put(dev);
 }
 
@@ -562,10 +573,62 @@ int fdif_device_fd(const struct fdif_device *dev)
 	return dev->fd;
 }
 
+/* the largest size a caller's size-prefixed struct may claim */
+#define FDIF_STRUCT_MAX 4096
+
+/*
+ * A size-prefixed answer: the first *@out's size bytes of @in (@in_size
+ * bytes, what this library knows), the rest zeroed.
+ */
+static int answer_sized(void *out, const void *in, uint32_t in_size, uint32_t v1_size)
+{
+	uint32_t size = *(const uint32_t *)out;
+
+	if (size < v1_size || size > FDIF_STRUCT_MAX)
+		return -EINVAL;
+	memset(out, 0, size);
+	memcpy(out, in, MIN(size, in_size));
+	*(uint32_t *)out = size;
+	return 0;
+}
+
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps)
 {
-	*caps = dev->caps;
+	return answer_sized(caps, &dev->caps, sizeof(dev->caps),
+			    V1_END(struct fdif_caps, object_fields));
+}
+
+int fdif_query_min_size(struct fdif_device *dev, unsigned int index,
+			struct fdif_size *min)
+{
+	if (index >= dev->caps.num_min_sizes)
+		return -ENOENT;
+	*min = dev->min_sizes[index];
 	return 0;
+}
+
+/* The device's cached frame BO, or NULL (fdif_detect_start()'s). */
+struct fdif_bo *fdif_frame_take(struct fdif_device *dev)
+{
+	struct fdif_bo *bo;
+
+	pthread_mutex_lock(&dev->lock);
+	bo = dev->frame;
+	dev->frame = NULL;
+	pthread_mutex_unlock(&dev->lock);
+	return bo;
+}
+
+/* An idle frame BO back to the device's cache; freed if it has one. */
+void fdif_frame_give(struct fdif_device *dev, struct fdif_bo *bo)
+{
+	pthread_mutex_lock(&dev->lock);
+	if (!dev->closed && !dev->frame) {
+		dev->frame = bo;
+		bo = NULL;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	fdif_bo_free(bo);
 }
 
 static void gem_close(struct fdif_device *dev, uint32_t handle)
@@ -680,6 +743,13 @@ static int bo_map_locked(struct fdif_bo *bo)
 	return 0;
 }
 
+int fdif_bo_export(struct fdif_bo *bo, int *dmabuf_fd)
+{
+	*dmabuf_fd = -1;
+	return drm_err(drmPrimeHandleToFD(bo->dev->fd, bo->handle, DRM_CLOEXEC | DRM_RDWR,
+					  dmabuf_fd));
+}
+
 int fdif_bo_map(struct fdif_bo *bo, void **ptr)
 {
 	struct fdif_device *dev = bo->dev;
@@ -731,14 +801,6 @@ void fdif_bo_free(struct fdif_bo *bo)
 	dev_put(dev);
 }
 
-void fdif_params_init(struct fdif_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->direction = FDIF_DIR_UP;
-	p->min_size = 0;		/* the device's smallest */
-	p->lhit = FDIF_LHIT_DEFAULT;
-}
-
 /* A work area (if the device needs one) and a mapped result region. */
 static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 {
@@ -754,10 +816,10 @@ static int job_bos(struct fdif_device *dev, struct fdif_job *job)
 	pthread_mutex_unlock(&dev->lock);
 	if (job->result)
 		return 0;
-	if (dev->caps.work_size)
-		ret = fdif_bo_create(dev, dev->caps.work_size, &job->work);
+	if (dev->work_size)
+		ret = fdif_bo_create(dev, dev->work_size, &job->work);
 	if (!ret)
-		ret = fdif_bo_create(dev, dev->caps.result_size, &job->result);
+		ret = fdif_bo_create(dev, dev->result_size, &job->result);
 	if (!ret)
 		ret = fdif_bo_map(job->result, &map);
 	return ret;
@@ -792,23 +854,18 @@ _Static_assert(FDIF_MAX_PLANES == DRM_FDIF_MAX_PLANES, "fdif.h's planes are the 
 
 /* The end of struct fdif_request's first version (LIBFDIF_DRM_2.1). */
 #define REQUEST_V1_SIZE V1_END(struct fdif_request, reserved)
-/* the largest size a caller's size-prefixed struct may claim */
-#define FDIF_STRUCT_MAX 4096
-
 int fdif_query_format(struct fdif_device *dev, unsigned int index,
 		      struct fdif_format *fmt)
 {
 	const struct drm_fdif_format_info *f;
 	struct fdif_format out;
-	uint32_t size = fmt->size;
 
-	if (size < V1_END(struct fdif_format, stride_align) || size > FDIF_STRUCT_MAX)
+	if (fmt->size < V1_END(struct fdif_format, stride_align) || fmt->size > FDIF_STRUCT_MAX)
 		return -EINVAL;
-	if (index >= dev->num_formats)
+	if (index >= dev->caps.num_formats)
 		return -ENOENT;
 	f = &dev->formats[index];
 	out = (struct fdif_format){
-		.size = size < sizeof(out) ? size : sizeof(out),
 		.fourcc = f->fourcc, .num_planes = f->num_planes,
 		.flags = f->flags & DRM_FDIF_FORMAT_PACKED_ROWS ? FDIF_FORMAT_PACKED_ROWS : 0,
 		.min_width = f->min_width, .max_width = f->max_width,
@@ -818,31 +875,7 @@ int fdif_query_format(struct fdif_device *dev, unsigned int index,
 		.offset_align = f->offset_align ? f->offset_align : 1,
 		.stride_align = f->stride_align ? f->stride_align : 1,
 	};
-	memset(fmt, 0, size);
-	memcpy(fmt, &out, MIN(size, sizeof(out)));
-	fmt->size = size;
-	return 0;
-}
-
-int fdif_query_limits(struct fdif_device *dev, struct fdif_limits *limits)
-{
-	struct fdif_limits out = {
-		.max_jobs = dev->caps.max_jobs,
-		.max_job_directions = dev->max_job_directions,
-		.max_job_classes = dev->max_job_classes,
-		.max_syncs = dev->max_syncs,
-		.num_formats = dev->num_formats,
-		.classes = dev->caps.object_classes,
-		.directions = dev->caps.directions,
-	};
-	uint32_t size = limits->size;
-
-	if (size < V1_END(struct fdif_limits, directions) || size > FDIF_STRUCT_MAX)
-		return -EINVAL;
-	memset(limits, 0, size);
-	memcpy(limits, &out, MIN(size, sizeof(out)));
-	limits->size = size;
-	return 0;
+	return answer_sized(fmt, &out, sizeof(out), V1_END(struct fdif_format, stride_align));
 }
 
 void fdif_request_init(struct fdif_request *req, size_t size)
@@ -851,9 +884,9 @@ void fdif_request_init(struct fdif_request *req, size_t size)
 	req->size = (uint32_t)size;
 	if (size < REQUEST_V1_SIZE)
 		return;		/* too short to be submitted: fdif_submit_requests() says so */
-	req->classes = 1u << FDIF_CLASS_FACE;
-	req->directions = 1u << FDIF_DIR_UP;
-	req->lhit = FDIF_LHIT_DEFAULT;
+	req->classes = FDIF_CLASS_FACE;
+	req->directions = FDIF_DIR_UP;
+	req->threshold = FDIF_THRESHOLD_DEFAULT;
 }
 
 /*
@@ -903,7 +936,7 @@ static const struct drm_fdif_format_info *format_of(const struct fdif_device *de
 {
 	uint32_t i;
 
-	for (i = 0; i < dev->num_formats; i++)
+	for (i = 0; i < dev->caps.num_formats; i++)
 		if (dev->formats[i].fourcc == fourcc)
 			return &dev->formats[i];
 	return NULL;
@@ -955,6 +988,8 @@ static int picture_check(const struct fdif_device *dev, const struct fdif_pictur
 		}
 		if (!pl->bo || pl->offset % oalign)
 			return -EINVAL;
+		if (pl->bo->dev != dev)
+			return -EXDEV;	/* its handle means nothing on this file */
 		if (lay) {
 			uint32_t hs = i ? lay->hsub : 1, vs = i ? lay->vsub : 1;
 
@@ -1019,8 +1054,8 @@ static int request_plan(const struct fdif_device *dev, const struct fdif_request
 
 	memset(plan, 0, sizeof(*plan));
 	/* classes the device detects, few enough, and directions all of them scan */
-	if (!r->classes || r->classes & ~c->object_classes ||
-	    (uint32_t)popcount(r->classes) > dev->max_job_classes)
+	if (!r->classes || r->classes & ~c->classes ||
+	    (uint32_t)popcount(r->classes) > c->max_job_classes)
 		return -EINVAL;
 	for (i = 0; i < MAX_CLASSES; i++)
 		if (r->classes & (1u << i))
@@ -1028,11 +1063,11 @@ static int request_plan(const struct fdif_device *dev, const struct fdif_request
 	if (!r->directions || r->directions & ~dirs)
 		return -EINVAL;
 	if (r->min_size)
-		for (k = 0; k < c->num_min_sizes && c->min_sizes[k] != r->min_size; k++)
+		for (k = 0; k < c->num_min_sizes && dev->min_sizes[k].width != r->min_size; k++)
 			;
 	if (k == c->num_min_sizes)
 		return -EINVAL;
-	if (r->lhit != FDIF_LHIT_DEFAULT && r->lhit > c->max_lhit)
+	if (r->threshold != FDIF_THRESHOLD_DEFAULT && r->threshold > c->max_threshold)
 		return -EINVAL;
 	ret = picture_check(dev, &r->picture, &plan->picture);
 	if (ret)
@@ -1046,7 +1081,7 @@ static int request_plan(const struct fdif_device *dev, const struct fdif_request
 	}
 	if ((r->num_in_syncobjs && !r->in_syncobjs) ||
 	    (r->num_in_fence_fds && !r->in_fence_fds) ||
-	    (uint64_t)r->num_in_syncobjs + r->num_in_fence_fds > dev->max_syncs)
+	    (uint64_t)r->num_in_syncobjs + r->num_in_fence_fds > c->max_syncs)
 		return -EINVAL;
 	for (i = 0; i < r->num_in_fence_fds; i++)
 		if (r->in_fence_fds[i] < 0)
@@ -1054,12 +1089,13 @@ static int request_plan(const struct fdif_device *dev, const struct fdif_request
 
 	plan->classes = r->classes;
 	plan->directions = r->directions;
-	plan->min_width = c->min_sizes[k];
-	plan->min_height = c->min_heights[k];
-	plan->threshold = r->lhit == FDIF_LHIT_DEFAULT ? c->default_lhit : r->lhit;
+	plan->min_width = dev->min_sizes[k].width;
+	plan->min_height = dev->min_sizes[k].height;
+	plan->threshold = r->threshold == FDIF_THRESHOLD_DEFAULT ? c->default_threshold :
+			  r->threshold;
 	plan->roi = (struct drm_fdif_roi){ r->roi_x, r->roi_y, r->roi_width, r->roi_height };
-	plan->jobs = ((unsigned int)popcount(r->directions) + dev->max_job_directions - 1) /
-		     dev->max_job_directions;
+	plan->jobs = ((unsigned int)popcount(r->directions) + c->max_job_directions - 1) /
+		     c->max_job_directions;
 	plan->nsyncs = r->num_in_syncobjs + r->num_in_fence_fds;
 	return 0;
 }
@@ -1189,11 +1225,11 @@ static int submit_requests(struct fdif_device *dev, const struct fdif_request *r
 			ret = job_new(dev, &jobs[made]);
 			if (ret)
 				break;
-			jobs[made]->directions = take_bits(&dirs, dev->max_job_directions);
+			jobs[made]->directions = take_bits(&dirs, dev->caps.max_job_directions);
 			dj->picture = pl->picture;
 			dj->work_handle = jobs[made]->work ? jobs[made]->work->handle : 0;
 			dj->result_handle = jobs[made]->result->handle;
-			dj->result_size = dev->caps.result_size;
+			dj->result_size = dev->result_size;
 			dj->classes = pl->classes;
 			dj->directions = jobs[made]->directions;
 			dj->min_width = pl->min_width;
@@ -1252,59 +1288,6 @@ int fdif_submit_requests(struct fdif_device *dev, const struct fdif_request *req
 	return submit_requests(dev, reqs, reqs->size, count, jobs, max_jobs, num_jobs);
 }
 
-/*
- * fdif_submit_batch(): a request a params on the device's grey frame at
- * @offset in @picture, one direction each.
- */
-int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
-		      uint32_t offset, const struct fdif_params *params,
-		      unsigned int count, struct fdif_job **jobs)
-{
-	const struct fdif_caps *c = &dev->caps;
-	struct fdif_request *reqs;
-	unsigned int i, n;
-	int ret;
-
-	for (i = 0; i < count; i++)
-		jobs[i] = NULL;
-	if (!(c->formats & 1))
-		return -ENOTSUP;
-	if (!count || count > c->max_jobs)
-		return -EINVAL;
-	for (i = 0; i < count; i++)
-		if (params[i].direction > FDIF_DIR_LEFT)
-			return -EINVAL;
-	reqs = calloc(count, sizeof(*reqs));
-	if (!reqs)
-		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		struct fdif_request *r = &reqs[i];
-
-		fdif_request_init(r, sizeof(*r));
-		r->picture.fourcc = DRM_FORMAT_R8;
-		r->picture.width = c->frame_width;
-		r->picture.height = c->frame_height;
-		r->picture.planes[0] = (struct fdif_plane){ picture, offset, c->frame_stride };
-		r->directions = 1u << params[i].direction;
-		r->min_size = params[i].min_size;
-		r->lhit = params[i].lhit;
-		r->roi_x = params[i].roi_x;
-		r->roi_y = params[i].roi_y;
-		r->roi_width = params[i].roi_width;
-		r->roi_height = params[i].roi_height;
-	}
-	ret = submit_requests(dev, reqs, sizeof(*reqs), count, jobs, count, &n);
-	free(reqs);
-	return ret;
-}
-
-int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
-		uint32_t offset, const struct fdif_params *p,
-		struct fdif_job **jobp)
-{
-	return fdif_submit_batch(dev, picture, offset, p, 1, jobp);
-}
-
 int fdif_job_fence_fd(const struct fdif_job *job)
 {
 	return job->fence_fd;
@@ -1327,15 +1310,56 @@ static int64_t deadline(int64_t timeout_ns)
 	return timeout_ns > INT64_MAX - now ? INT64_MAX : now + timeout_ns;
 }
 
+/*
+ * The syncobjs of @count jobs, all submitted, of one device: any (or, with
+ * DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, all) signalled by the absolute
+ * deadline. The deadline survives drmIoctl()'s restart after a signal;
+ * libdrm's helper returns -errno itself, -ETIME when it is not done:
+ * the library's "not done" is -EBUSY, as fdif_job_result()'s.
+ */
+static int wait_syncobjs(struct fdif_job *const *jobs, unsigned int count,
+			 uint32_t flags, int64_t timeout_ns, unsigned int *first)
+{
+	uint32_t stack[16], *h = count <= 16 ? stack : calloc(count, sizeof(*h));
+	uint32_t done = 0;
+	unsigned int i;
+	int ret = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < count && !ret; i++) {
+		if (!jobs[i] || !jobs[i]->seqno || jobs[i]->dev != jobs[0]->dev)
+			ret = -EINVAL;
+		else
+			h[i] = jobs[i]->syncobj;
+	}
+	if (!ret)
+		ret = drmSyncobjWait(jobs[0]->dev->fd, h, count, deadline(timeout_ns),
+				     flags, &done);
+	if (h != stack)
+		free(h);
+	if (ret == -ETIME)
+		return -EBUSY;
+	if (!ret && first)
+		*first = done;
+	return ret;
+}
+
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns)
 {
-	if (!job->seqno)
+	struct fdif_job *const jobs[] = { job };
+
+	return wait_syncobjs(jobs, 1, 0, timeout_ns, NULL);
+}
+
+int fdif_jobs_wait(struct fdif_job *const *jobs, unsigned int count,
+		   unsigned int flags, int64_t timeout_ns, unsigned int *first)
+{
+	if (!count || flags & ~FDIF_WAIT_ALL)
 		return -EINVAL;
-	/*
-	 * absolute: drmIoctl()'s restart after a signal keeps it; libdrm's
-	 * helper returns -errno itself (-ETIME when it is not done)
-	 */
-	return drmSyncobjWait(job->dev->fd, &job->syncobj, 1, deadline(timeout_ns), 0, NULL);
+	return wait_syncobjs(jobs, count,
+			     flags & FDIF_WAIT_ALL ? DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL : 0,
+			     timeout_ns, first);
 }
 
 /* One object, whatever its size, as a face; fields it lacks stay 0. */
@@ -1346,31 +1370,29 @@ static void object_face(const struct fdif_job *job, const void *obj,
 
 	memcpy(&o, obj, MIN(sizeof(o), object_size));
 	memset(f, 0, sizeof(*f));
-	f->object_class = o.object_class;
 	if (o.fields & DRM_FDIF_OBJECT_BOX) {
 		/* the center as the hardware gives it: x = center - size / 2 */
 		f->x = (double)o.x + (double)(o.width / 2);
 		f->y = (double)o.y + (double)(o.height / 2);
 		f->width = o.width;
 		f->height = o.height;
-		f->size = o.width > o.height ? o.width : o.height;
 	}
 	if (o.fields & DRM_FDIF_OBJECT_ANGLE)
 		f->angle = o.angle;
-	/* without one, the scan's (the lowest of a job's directions) */
-	f->direction = o.fields & DRM_FDIF_OBJECT_DIRECTION && o.direction <= FDIF_DIR_LEFT ?
-		       o.direction : job->directions ? (unsigned int)__builtin_ctz(job->directions) : 0;
+	/* the uAPI's direction is a bit number; without one, the scan's lowest */
+	f->direction = o.fields & DRM_FDIF_OBJECT_DIRECTION && o.direction < 32 &&
+		       job->directions & (1u << o.direction) ? 1u << o.direction :
+		       job->directions & -job->directions;
 	if (o.fields & DRM_FDIF_OBJECT_CONFIDENCE)
 		f->confidence = o.confidence;
-	if (o.fields & DRM_FDIF_OBJECT_RAW_CONFIDENCE)
-		f->raw_confidence = o.raw_confidence;
+	f->object_class = o.object_class < 32 ? 1u << o.object_class : 0;
 }
 
 int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 		    unsigned int max)
 {
 	struct drm_fdif_result_header h;
-	size_t size = job->dev->caps.result_size;
+	size_t size = job->dev->result_size;
 	const char *r;
 	void *map;
 	unsigned int i, n;
@@ -1380,7 +1402,7 @@ int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 		return -EINVAL;
 	ret = fdif_job_wait(job, 0);
 	if (ret)
-		return ret == -ETIME ? -EBUSY : ret;
+		return ret;
 	ret = fdif_bo_map(job->result, &map);
 	if (ret)
 		return ret;
@@ -1401,7 +1423,7 @@ int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 	for (i = 0; i < n; i++)
 		object_face(job, r + h.header_size + (size_t)i * h.object_size,
 			    h.object_size, &faces[i]);
-	return (int)n;
+	return (int)h.count;	/* all it found: more than @max says @faces was short */
 }
 
 void fdif_job_free(struct fdif_job *job)
@@ -1413,7 +1435,7 @@ void fdif_job_free(struct fdif_job *job)
 		return;
 	dev = job->dev;
 	/* a job's BOs go back to the pool only once it is done with them */
-	if (job->result && (job->work || !dev->caps.work_size) &&
+	if (job->result && (job->work || !dev->work_size) &&
 	    (!job->seqno || fdif_job_wait(job, 0) == 0)) {
 		pthread_mutex_lock(&dev->lock);
 		if (!dev->closed && dev->npool < POOL_MAX) {

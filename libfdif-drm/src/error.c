@@ -14,11 +14,12 @@ const char *fdif_strerror(int err)
 	case -ENOTSUP:
 		/*
 		 * the decoders' (libfdif-image: not PGM, PPM, PNG or JPEG) and
-		 * the grey-frame calls' (fdif_submit(), fdif_submit_batch(),
-		 * fdif_detect_image() on a device without one)
+		 * fdif_detect_start()'s on a device without a grey frame
 		 */
 		return "not supported: a picture in a format other than PGM, PPM, PNG or JPEG, "
 		       "or a device that takes no 8-bit grey picture";
+	case -EXDEV:
+		return "a buffer object of another FDIF device";
 	case -EBADMSG:
 		return "corrupt or truncated image";
 	case -EFBIG:
@@ -27,8 +28,6 @@ const char *fdif_strerror(int err)
 		return "the device hung and was reset";
 	case -EIO:
 		return "the device reported an error";
-	case -ETIME:
-		return "timed out waiting for the device";
 	case -ECANCELED:
 		return "the job was cancelled";
 	case -EINVAL:
@@ -36,7 +35,7 @@ const char *fdif_strerror(int err)
 	case -EPROTO:
 		return "the FDIF device answers in a way this library does not know (another fdif uAPI?)";
 	case -EBUSY:
-		return "the job is not done yet";
+		return "not done yet (the wait timed out)";
 	default:
 		return err < 0 ? strerror(-err) : "unknown error";
 	}

@@ -43,4 +43,8 @@ static inline int fdif_image_alloc(struct fdif_image *img, unsigned int w,
 	return img->pixels ? 0 : -ENOMEM;
 }
 
+/* fdif_detect_start()'s frame BO, kept by the device between detections */
+struct fdif_bo *fdif_frame_take(struct fdif_device *dev);
+void fdif_frame_give(struct fdif_device *dev, struct fdif_bo *bo);
+
 #endif

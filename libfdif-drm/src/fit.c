@@ -68,7 +68,7 @@ static void axis_fini(struct axis *a)
 	free(a->w);
 }
 
-int fdif_image_fit_frame(const struct fdif_image *gray, uint8_t *frame,
+int fdif_image_fit_frame(const struct fdif_image *img, uint8_t *frame,
 			 unsigned int width, unsigned int height,
 			 unsigned int stride, struct fdif_frame_map *map)
 {
@@ -78,40 +78,41 @@ int fdif_image_fit_frame(const struct fdif_image *gray, uint8_t *frame,
 	float *rows = NULL;
 	int ret;
 
-	if (gray->channels != 1 || !gray->width || !gray->height ||
+	if ((img->channels != 1 && img->channels != 3) || !img->width || !img->height ||
+	    img->stride < (size_t)img->width * img->channels ||
 	    !width || !height || stride < width || width > FDIF_MAX_SIDE ||
 	    height > FDIF_MAX_SIDE)
 		return -EINVAL;
-	scale = fmax((double)gray->width / width, (double)gray->height / height);
-	ow = (unsigned int)lrint(gray->width / scale);
-	oh = (unsigned int)lrint(gray->height / scale);
+	scale = fmax((double)img->width / width, (double)img->height / height);
+	ow = (unsigned int)lrint(img->width / scale);
+	oh = (unsigned int)lrint(img->height / scale);
 	ow = ow < 1 ? 1 : (ow > width ? width : ow);
 	oh = oh < 1 ? 1 : (oh > height ? height : oh);
 	map->scale = scale;
 	map->off_x = (width - ow) / 2;
 	map->off_y = (height - oh) / 2;
 
-	ret = axis_init(&ax, ow, gray->width, scale);
+	ret = axis_init(&ax, ow, img->width, scale);
 	if (!ret)
-		ret = axis_init(&ay, oh, gray->height, scale);
-	rows = ret ? NULL : malloc((size_t)ow * gray->height * sizeof(*rows));
+		ret = axis_init(&ay, oh, img->height, scale);
+	rows = ret ? NULL : malloc((size_t)ow * img->height * sizeof(*rows));
 	if (!ret && !rows)
 		ret = -ENOMEM;
 	if (ret)
 		goto out;
 
-	/* horizontal pass over every source row, then vertical */
-	for (y = 0; y < gray->height; y++) {
-		const uint8_t *s = gray->pixels + (size_t)y * gray->stride;
+	/* horizontal pass over every source row (RGB as its luma), then vertical */
+	for (y = 0; y < img->height; y++) {
+		const uint8_t *s = img->pixels + (size_t)y * img->stride;
 		float *r = rows + (size_t)y * ow;
 
 		for (x = 0; x < ow; x++) {
 			const float *w = ax.w + (size_t)x * ax.per;
-			const uint8_t *p = s + ax.first[x];
+			const uint8_t *p = s + (size_t)ax.first[x] * img->channels;
 			float acc = 0;
 
-			for (k = 0; k < ax.count[x]; k++)
-				acc += w[k] * p[k];
+			for (k = 0; k < ax.count[x]; k++, p += img->channels)
+				acc += w[k] * (img->channels == 1 ? p[0] : fdif_luma(p));
 			r[x] = acc;
 		}
 	}
@@ -137,18 +138,10 @@ out:
 	return ret;
 }
 
-int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
-		   struct fdif_frame_map *map)
-{
-	return fdif_image_fit_frame(gray, frame, FDIF_FRAME_WIDTH, FDIF_FRAME_HEIGHT,
-				    FDIF_FRAME_WIDTH, map);
-}
-
 void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *f)
 {
 	f->x = (f->x - map->off_x) * map->scale;
 	f->y = (f->y - map->off_y) * map->scale;
-	f->size *= map->scale;
 	f->width *= map->scale;
 	f->height *= map->scale;
 }
@@ -175,8 +168,10 @@ unsigned int fdif_merge_faces(struct fdif_face *faces, unsigned int n)
 		for (j = 0; j < out; j++) {
 			const struct fdif_face *k = &faces[j];
 
-			if (hypot(f->x - k->x, f->y - k->y) < 0.5 * fmax(f->size, k->size) &&
-			    f->size < 1.5 * k->size && k->size < 1.5 * f->size)
+			double fs = fmax(f->width, f->height), ks = fmax(k->width, k->height);
+
+			if (hypot(f->x - k->x, f->y - k->y) < 0.5 * fmax(fs, ks) &&
+			    fs < 1.5 * ks && ks < 1.5 * fs)
 				break;
 		}
 		if (j == out)

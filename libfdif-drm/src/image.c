@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * libfdif-image: decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo),
- * writing PNG, RGB conversion and drawing. The only part of the two
- * libraries that links the image format libraries.
+ * writing PNG, grey and RGB copies, drawing, freeing its pictures. The
+ * only part of the two libraries that links the image format libraries;
+ * it calls nothing of libfdif-drm (fdif-private.h's helpers are inline).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jpeglib.h>
 #include <jerror.h>
@@ -20,6 +27,12 @@
 #include "fdif/fdif.h"
 #include "fdif/image.h"
 #include "fdif-private.h"
+
+void fdif_image_free(struct fdif_image *img)
+{
+	free(img->pixels);
+	memset(img, 0, sizeof(*img));
+}
 
 /* What the caller asked of a load. */
 struct load_req {
@@ -603,18 +616,16 @@ static int load_png(FILE *f, struct sink *k, struct fdif_image *img,
 	return 0;
 }
 
-int fdif_image_save_png(const char *path, const struct fdif_image *img)
+/*
+ * @img as a PNG into @f, which is closed: 0 or the errno of the write
+ * that failed (libpng only says "Write Error"; -EIO if there is none).
+ */
+static int write_png(FILE *f, const struct fdif_image *img)
 {
 	png_structp png;
 	png_infop info;
-	FILE *volatile f;
 	unsigned int y;
 
-	if (img->channels != 1 && img->channels != 3)
-		return -EINVAL;
-	f = fopen(path, "wbe");	/* e: close-on-exec */
-	if (!f)
-		return -errno;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
 				      png_warning_fn);
 	info = png ? png_create_info_struct(png) : NULL;
@@ -625,7 +636,6 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 	}
 	errno = 0;
 	if (setjmp(png_jmpbuf(png))) {
-		/* the write's own error (ENOSPC...): libpng only says "Write Error" */
 		int err = errno ? errno : EIO;
 
 		png_destroy_write_struct(&png, &info);
@@ -642,7 +652,114 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 		png_write_row(png, img->pixels + (size_t)y * img->stride);
 	png_write_end(png, NULL);
 	png_destroy_write_struct(&png, &info);
+	/* a small picture's only write() is fclose()'s flush */
+	errno = 0;
 	return fclose(f) ? (errno ? -errno : -EIO) : 0;
+}
+
+#define SAVE_TMP_NAME	".fdif-image-XXXXXX"
+#define SAVE_TMP_TRIES	100
+
+/*
+ * A new file next to @dest (in its directory), created as fopen() creates
+ * one (mode 0666 less the umask, and the directory's default ACL), but
+ * exclusively, with a name of its own: *@tmp (malloc()ed), open for
+ * writing in *@fd (close-on-exec).
+ */
+static int save_tmp_create(const char *dest, char **tmp, int *fd)
+{
+	static const char chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	const char *slash = strrchr(dest, '/');
+	size_t dir = slash ? (size_t)(slash - dest) + 1 : 0;
+	size_t len = dir + sizeof(SAVE_TMP_NAME);
+	unsigned int try, i;
+	char *name, *x;
+	int err;
+
+	name = malloc(len);
+	if (!name)
+		return -ENOMEM;
+	memcpy(name, dest, dir);
+	memcpy(name + dir, SAVE_TMP_NAME, sizeof(SAVE_TMP_NAME));
+	x = name + len - 7;	/* the XXXXXX */
+	for (try = 0; try < SAVE_TMP_TRIES; try++) {
+		uint64_t v;
+
+		if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v)) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			v = ((uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 30 ^
+			     (uint64_t)getpid() << 40 ^ try) * 0x9e3779b97f4a7c15ull;
+		}
+		for (i = 0; i < 6; i++, v /= sizeof(chars) - 1)
+			x[i] = chars[v % (sizeof(chars) - 1)];
+		*fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (*fd >= 0) {
+			*tmp = name;
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	err = errno;
+	free(name);
+	return -err;
+}
+
+/*
+ * Written to a file of its own in the same directory, renamed over @path
+ * once complete: @path is never half-written, and an error leaves it as
+ * it was. What is there and no regular file (a FIFO, /dev/stdout) is
+ * written in place, as fopen() would.
+ */
+int fdif_image_save_png(const char *path, const struct fdif_image *img)
+{
+	struct stat st, lst;
+	char *real = NULL, *tmp = NULL;
+	const char *dest = path;
+	int fd, ret, replace = 0;
+	FILE *f;
+
+	if (img->channels != 1 && img->channels != 3)
+		return -EINVAL;
+	if (!stat(path, &st)) {
+		if (!S_ISREG(st.st_mode)) {
+			f = fopen(path, "wbe");	/* e: close-on-exec */
+			return f ? write_png(f, img) : -errno;
+		}
+		replace = 1;
+		/* a symbolic link to a file: that file is replaced, not the link */
+		if (!lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
+			real = realpath(path, NULL);
+			if (!real)
+				return -errno;
+			dest = real;
+		}
+	}
+	ret = save_tmp_create(dest, &tmp, &fd);
+	if (ret) {
+		free(real);
+		return ret;
+	}
+	/* a file replaced keeps its permissions, where the file system has them */
+	if (replace)
+		(void)!fchmod(fd, st.st_mode & 07777);
+	f = fdopen(fd, "wb");
+	if (f) {
+		ret = write_png(f, img);
+	} else {
+		ret = -errno;
+		close(fd);
+	}
+	if (!ret && rename(tmp, dest))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	free(real);
+	return ret;
 }
 
 /* --- JPEG ------------------------------------------------------------- */
@@ -829,23 +946,12 @@ static int load_jpeg(FILE *f, struct sink *k, struct fdif_image *img,
 	return 0;
 }
 
-/*
- * A picture from a stream (a file or fmemopen()ed memory) by its magic,
- * as the request asks: grey or not, reduced or not, within its limits.
- */
-static int load_stream(FILE *f, struct fdif_image *img, const struct load_req *req)
+/* The format by its magic (@n bytes at @magic, which @f reads again). */
+static int load_format(FILE *f, const unsigned char *magic, size_t n,
+		       struct fdif_image *img, const struct load_req *req)
 {
-	unsigned char magic[8] = { 0 };
 	struct sink k = { 0 };
-	size_t n;
 
-	if (req->info) {
-		memset(req->info, 0, sizeof(*req->info));
-		req->info->scale = 1;
-		req->info->orientation = 1;
-	}
-	n = fread(magic, 1, sizeof(magic), f);
-	rewind(f);
 	if (n >= 2 && magic[0] == 'P' && magic[1] >= '2' && magic[1] <= '6' &&
 	    magic[1] != '4')
 		return load_pnm(f, &k, img, req);
@@ -854,6 +960,68 @@ static int load_stream(FILE *f, struct fdif_image *img, const struct load_req *r
 	if (n >= 3 && magic[0] == 0xff && magic[1] == 0xd8 && magic[2] == 0xff)
 		return load_jpeg(f, &k, img, req);
 	return n ? -ENOTSUP : -EBADMSG;
+}
+
+/*
+ * A stream that cannot seek back over the magic (a pipe): the bytes
+ * read for it, then the rest of @f.
+ */
+struct replay {
+	FILE *f;
+	const unsigned char *head;
+	size_t n, pos;
+};
+
+static ssize_t replay_read(void *cookie, char *buf, size_t size)
+{
+	struct replay *r = cookie;
+	size_t k;
+
+	if (r->pos < r->n) {
+		k = r->n - r->pos < size ? r->n - r->pos : size;
+		memcpy(buf, r->head + r->pos, k);
+		r->pos += k;
+		return (ssize_t)k;
+	}
+	k = fread(buf, 1, size, r->f);
+	return !k && ferror(r->f) ? -1 : (ssize_t)k;
+}
+
+/*
+ * A picture from a stream (a file, fmemopen()ed memory, the caller's)
+ * from its current position, by its magic, as the request asks: grey or
+ * not, reduced or not, within its limits. A stream that seeks is put
+ * back where it was after the magic is read; another is read through a
+ * stream that gives the magic again.
+ */
+static int load_stream(FILE *f, struct fdif_image *img, const struct load_req *req)
+{
+	static const cookie_io_functions_t io = { .read = replay_read };
+	unsigned char magic[8] = { 0 };
+	struct replay r = { f, magic, 0, 0 };
+	off_t start;
+	FILE *s;
+	int ret;
+
+	if (req->info) {
+		memset(req->info, 0, sizeof(*req->info));
+		req->info->scale = 1;
+		req->info->orientation = 1;
+	}
+	start = ftello(f);
+	r.n = fread(magic, 1, sizeof(magic), f);
+	/* a stream that cannot be read (a directory, write-only) says why */
+	if (r.n < sizeof(magic) && ferror(f))
+		return errno ? -errno : -EIO;
+	if (start >= 0 && !fseeko(f, start, SEEK_SET))
+		return load_format(f, magic, r.n, img, req);
+	clearerr(f);
+	s = fopencookie(&r, "r", io);
+	if (!s)
+		return errno ? -errno : -ENOMEM;
+	ret = load_format(s, magic, r.n, img, req);
+	fclose(s);
+	return ret;
 }
 
 static int load_file(const char *path, struct fdif_image *img,
@@ -904,14 +1072,15 @@ static int take_limits(struct load_req *req, const struct fdif_image_limits *lim
 
 	if (!limits)
 		return 0;
-	if (limits->size < sizeof(*limits))
+	/* as libfdif-drm's size-prefixed structures, at most 4096 bytes */
+	if (limits->size < sizeof(*limits) || limits->size > 4096 || limits->reserved)
 		return -EINVAL;
 	tail = (const unsigned char *)limits;
 	for (i = sizeof(*limits); i < limits->size; i++)
 		if (tail[i])
 			return -E2BIG;
-	req->max_pixels = limits->max_pixels;
-	req->max_bytes = limits->max_bytes;
+	req->max_pixels = limits->max_pixels > SIZE_MAX ? SIZE_MAX : (size_t)limits->max_pixels;
+	req->max_bytes = limits->max_bytes > SIZE_MAX ? SIZE_MAX : (size_t)limits->max_bytes;
 	return 0;
 }
 
@@ -927,6 +1096,21 @@ static int load_req_run(const char *path, const void *data, size_t size,
 	if (ret)
 		return ret;
 	return path ? load_file(path, img, req) : load_mem(data, size, img, req);
+}
+
+/* the caller's stream, from where it is */
+static int load_caller_stream(FILE *f, const struct fdif_image_limits *limits,
+			      struct fdif_image *img, struct load_req *req)
+{
+	int ret;
+
+	memset(img, 0, sizeof(*img));
+	if (!f)
+		return -EINVAL;
+	ret = take_limits(req, limits);
+	if (ret)
+		return ret;
+	return load_stream(f, img, req);
 }
 
 int fdif_image_load(const char *path, struct fdif_image *img)
@@ -961,6 +1145,24 @@ int fdif_image_load_gray_mem(const void *data, size_t size,
 	return load_mem(data, size, img, &req);
 }
 
+int fdif_image_load_file(FILE *f, const struct fdif_image_limits *limits,
+			 struct fdif_image *img)
+{
+	struct load_req req = { .gray = 0 };
+
+	return load_caller_stream(f, limits, img, &req);
+}
+
+int fdif_image_load_gray_file(FILE *f, unsigned int fit_width,
+			      unsigned int fit_height,
+			      const struct fdif_image_limits *limits,
+			      struct fdif_image *img, struct fdif_image_info *info)
+{
+	struct load_req req = { 1, fit_width, fit_height, info, 0, 0 };
+
+	return load_caller_stream(f, limits, img, &req);
+}
+
 int fdif_image_load_limited(const char *path, const void *data, size_t size,
 			    const struct fdif_image_limits *limits, struct fdif_image *img)
 {
@@ -981,11 +1183,36 @@ int fdif_image_load_gray_limited(const char *path, const void *data, size_t size
 
 /* --- conversions and drawing ------------------------------------------ */
 
+int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst)
+{
+	unsigned int x, y;
+	int ret;
+
+	memset(dst, 0, sizeof(*dst));
+	if (src->channels != 1 && src->channels != 3)
+		return -EINVAL;
+	ret = fdif_image_alloc(dst, src->width, src->height, 1);
+	if (ret)
+		return ret;
+	for (y = 0; y < src->height; y++) {
+		const uint8_t *s = src->pixels + (size_t)y * src->stride;
+		uint8_t *d = dst->pixels + (size_t)y * dst->stride;
+
+		for (x = 0; x < src->width; x++, s += src->channels)
+			d[x] = src->channels == 1 ? s[0] : fdif_luma(s);
+	}
+	return 0;
+}
+
 int fdif_image_to_rgb(const struct fdif_image *src, struct fdif_image *dst)
 {
 	unsigned int x, y, c;
-	int ret = fdif_image_alloc(dst, src->width, src->height, 3);
+	int ret;
 
+	memset(dst, 0, sizeof(*dst));
+	if (src->channels != 1 && src->channels != 3)
+		return -EINVAL;
+	ret = fdif_image_alloc(dst, src->width, src->height, 3);
 	if (ret)
 		return ret;
 	for (y = 0; y < src->height; y++) {
@@ -1028,10 +1255,4 @@ void fdif_image_draw_box(struct fdif_image *img, double cx, double cy,
 			put(img, x1 - k, i, rgb);
 		}
 	}
-}
-
-void fdif_image_draw_square(struct fdif_image *img, double cx, double cy,
-			    double size, uint8_t r, uint8_t g, uint8_t b)
-{
-	fdif_image_draw_box(img, cx, cy, size, size, r, g, b);
 }

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 		SHOW(fdif_image);
 		SHOW(fdif_frame_map);
 		SHOW(fdif_format);
-		SHOW(fdif_limits);
+		SHOW(fdif_size);
 		SHOW(fdif_plane);
 		SHOW(fdif_picture);
 		SHOW(fdif_request);

@@ -377,6 +377,7 @@ static int fake_ioctl(unsigned long req, void *arg)
 		if (!c->size || c->flags || c->pad || c->pad2)
 			return -EINVAL;
 		c->handle = bo_add(c->size, 0);
+		k.bo_creates++;
 		return 0;
 	}
 	case DRM_IOCTL_FDIF_BO_MMAP_OFFSET: {
@@ -420,6 +421,10 @@ static int fake_ioctl(unsigned long req, void *arg)
 		struct drm_syncobj_wait *w = arg;
 
 		k.wait_deadline = w->timeout_nsec;
+		k.wait_flags = w->flags;
+		k.wait_handles = w->count_handles;
+		if (!k.busy)
+			w->first_signaled = w->count_handles - 1;	/* any: the last */
 		if (w->timeout_nsec > k.max_wait_deadline)
 			k.max_wait_deadline = w->timeout_nsec;
 		if (k.busy && w->timeout_nsec > now_ns()) {

@@ -53,6 +53,8 @@ struct mock_kernel {
 	struct drm_fdif_job jobs[16];	/* the last submission */
 	unsigned int job_count, submits, prime_imports;
 	int64_t wait_deadline;
+	uint32_t wait_flags, wait_handles;	/* the last SYNCOBJ_WAIT's */
+	unsigned int bo_creates;		/* BO_CREATE calls */
 	struct fake_face faces[4];
 	unsigned int nfaces;
 	int (*is_device)(int fd);	/* NULL: every file is the device */

@@ -78,40 +78,44 @@ static struct fdif_device *open_fake(void)
 
 static void check_caps(uint32_t extra)
 {
+	struct fdif_format fmt = { .size = sizeof(fmt) };
+	struct fdif_caps c = { .size = sizeof(c) };
 	struct fdif_device *dev;
-	struct fdif_caps c;
+	struct fdif_size ms;
 
 	fake_reset();
 	k.extra = extra;
 	dev = open_fake();
 	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
+	g_assert_cmpuint(c.size, ==, sizeof(c));
 	g_assert_cmpuint(c.generation, ==, 1);
 	g_assert_cmpuint(c.revision, ==, 0x42);
-	g_assert_cmpuint(c.max_width, ==, 320);
-	g_assert_cmpuint(c.max_height, ==, 240);
 	g_assert_cmpuint(c.frame_width, ==, 320);
 	g_assert_cmpuint(c.frame_height, ==, 240);
 	g_assert_cmpuint(c.frame_stride, ==, 320);
-	g_assert_cmpuint(c.formats, ==, 1);
+	g_assert_cmpuint(c.frame_align, ==, 32);
 	g_assert_cmpuint(c.num_formats, ==, 2);
-	g_assert_cmpuint(c.fourccs[0], ==, DRM_FORMAT_NV12);
-	g_assert_cmpuint(c.fourccs[1], ==, DRM_FORMAT_R8);
-	g_assert_cmpuint(c.object_classes, ==, 1);
-	g_assert_cmpuint(c.directions, ==, 7);
+	g_assert_cmpint(fdif_query_format(dev, 0, &fmt), ==, 0);
+	g_assert_cmpuint(fmt.fourcc, ==, DRM_FORMAT_NV12);
+	g_assert_cmpint(fdif_query_format(dev, 1, &fmt), ==, 0);
+	g_assert_cmpuint(fmt.fourcc, ==, DRM_FORMAT_R8);
+	g_assert_cmpuint(c.classes, ==, FDIF_CLASS_FACE);
+	g_assert_cmpuint(c.directions, ==, FDIF_DIR_UP | FDIF_DIR_RIGHT | FDIF_DIR_LEFT);
 	g_assert_cmpuint(c.max_objects, ==, 35);
-	g_assert_cmpuint(c.result_size, ==, RESULT_SIZE(32 + extra, 40 + extra));
-	g_assert_cmpuint(c.object_fields, ==, 0x1f);
-	g_assert_cmpuint(c.work_size, ==, 53248);
-	g_assert_cmpuint(c.work_align, ==, 32);
-	g_assert_cmpuint(c.offset_align, ==, 32);
-	g_assert_cmpuint(c.align, ==, 32);
-	g_assert_cmpuint(c.max_lhit, ==, 9);
-	g_assert_cmpuint(c.default_lhit, ==, 5);
+	/* the hardware's raw confidence (bit 4) stays out of the API */
+	g_assert_cmpuint(c.object_fields, ==, 0xf);
+	g_assert_cmpuint(c.max_threshold, ==, 9);
+	g_assert_cmpuint(c.default_threshold, ==, 5);
 	g_assert_cmpuint(c.num_min_sizes, ==, 4);
-	g_assert_cmpuint(c.min_sizes[0], ==, 20);
-	g_assert_cmpuint(c.min_heights[0], ==, 20);
-	g_assert_cmpuint(c.min_sizes[3], ==, 40);
-	g_assert_cmpuint(c.min_heights[3], ==, 40);
+	g_assert_cmpint(fdif_query_min_size(dev, 0, &ms), ==, 0);
+	g_assert_cmpuint(ms.width, ==, 20);
+	g_assert_cmpuint(ms.height, ==, 20);
+	g_assert_cmpint(fdif_query_min_size(dev, 3, &ms), ==, 0);
+	g_assert_cmpuint(ms.width, ==, 40);
+	g_assert_cmpuint(ms.height, ==, 40);
+	g_assert_cmpint(fdif_query_min_size(dev, 4, &ms), ==, -ENOENT);
+	g_assert_cmpuint(c.max_job_directions, ==, 1);
+	g_assert_cmpuint(c.max_job_classes, ==, 1);
 	g_assert_cmpuint(c.roi_min_width, ==, 20);
 	g_assert_cmpuint(c.roi_min_height, ==, 20);
 	g_assert_cmpuint(c.roi_max_x, ==, 160);
@@ -140,6 +144,70 @@ static void test_old_uapi(void)
 	g_assert_null(dev);
 }
 
+/* The fake's (the OMAP4's) result capacity: a job's faces, a full scan's */
+#define MAX_FACES	35
+#define MAX_RESULTS	(3 * MAX_FACES)
+#define DIR_ALL		(FDIF_DIR_UP | FDIF_DIR_RIGHT | FDIF_DIR_LEFT)
+
+/*
+ * A request a params on the device's grey frame at @offset in @bo, one
+ * direction each (@params[i].directions one bit), all in one
+ * fdif_submit_requests(): the shape most tests below submit in.
+ */
+static int submit_batch(struct fdif_device *dev, struct fdif_bo *bo, uint32_t offset,
+			const struct fdif_params *params, unsigned int count,
+			struct fdif_job **jobs)
+{
+	struct fdif_caps c = { .size = sizeof(c) };
+	struct fdif_request r[20];
+	unsigned int i, n;
+
+	g_assert_cmpuint(count, <=, G_N_ELEMENTS(r));
+	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
+	for (i = 0; i < count; i++)
+		jobs[i] = NULL;
+	if (!c.frame_width)
+		return -ENOTSUP;
+	for (i = 0; i < count; i++) {
+		fdif_request_init(&r[i], sizeof(r[i]));
+		r[i].picture.fourcc = DRM_FORMAT_R8;
+		r[i].picture.width = c.frame_width;
+		r[i].picture.height = c.frame_height;
+		r[i].picture.planes[0] = (struct fdif_plane){ bo, offset, c.frame_stride };
+		r[i].directions = params[i].directions;
+		r[i].min_size = params[i].min_size;
+		r[i].threshold = params[i].threshold;
+		r[i].roi_x = params[i].roi_x;
+		r[i].roi_y = params[i].roi_y;
+		r[i].roi_width = params[i].roi_width;
+		r[i].roi_height = params[i].roi_height;
+	}
+	return fdif_submit_requests(dev, r, count, jobs, count, &n);
+}
+
+static int submit(struct fdif_device *dev, struct fdif_bo *bo, uint32_t offset,
+		  const struct fdif_params *p, struct fdif_job **job)
+{
+	return submit_batch(dev, bo, offset, p, 1, job);
+}
+
+/*
+ * fdif_detect_image() as 0 and *@n faces written (at most @max), checking
+ * that a total over @max comes with @max faces written.
+ */
+static int detect(struct fdif_device *dev, const struct fdif_image *img,
+		  const struct fdif_params *p, struct fdif_face *f, unsigned int max,
+		  unsigned int *n)
+{
+	int ret = fdif_detect_image(dev, img, p, f, max);
+
+	*n = 0;
+	if (ret < 0)
+		return ret;
+	*n = (unsigned int)ret < max ? (unsigned int)ret : max;
+	return 0;
+}
+
 static struct fdif_bo *frame_bo(struct fdif_device *dev)
 {
 	struct fdif_bo *bo;
@@ -150,7 +218,7 @@ static struct fdif_bo *frame_bo(struct fdif_device *dev)
 
 static void check_results(uint32_t extra)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_device *dev;
 	struct fdif_params p;
 	struct fdif_job *job;
@@ -161,8 +229,8 @@ static void check_results(uint32_t extra)
 	k.extra = extra;
 	dev = open_fake();
 	frame = frame_bo(dev);
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	/* the job as the library built it from the answers */
 	g_assert_cmpuint(k.job_count, ==, 1);
 	g_assert_cmpuint(j->picture.planes[0].handle, ==, fdif_bo_handle(frame));
@@ -175,48 +243,54 @@ static void check_results(uint32_t extra)
 	g_assert_cmpint(fdif_job_fence_fd(job), >, 2);
 
 	g_assert_cmpint(fdif_job_wait(job, 1000000000), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, 2);
 	/* center = box edge + width / 2: the hardware's center, odd sizes too */
 	g_assert_cmpfloat(f[0].x, ==, 101);
 	g_assert_cmpfloat(f[0].y, ==, 80);
-	g_assert_cmpfloat(f[0].size, ==, 25);
 	g_assert_cmpfloat(f[0].width, ==, 25);
 	g_assert_cmpfloat(f[0].height, ==, 25);
 	g_assert_cmpuint(f[0].angle, ==, 10);
 	g_assert_cmpuint(f[0].confidence, ==, 900);
-	g_assert_cmpuint(f[0].raw_confidence, ==, 1);
 	g_assert_cmpuint(f[0].object_class, ==, FDIF_CLASS_FACE);
 	g_assert_cmpuint(f[0].direction, ==, FDIF_DIR_UP);
 	/* only a box and an angle: the rest stays 0, the direction the scan's */
 	g_assert_cmpfloat(f[1].x, ==, 250);
-	g_assert_cmpfloat(f[1].size, ==, 40);
+	g_assert_cmpfloat(f[1].width, ==, 40);
 	g_assert_cmpuint(f[1].angle, ==, 350);
 	g_assert_cmpuint(f[1].confidence, ==, 0);
-	g_assert_cmpuint(f[1].raw_confidence, ==, 0);
-	/* fewer than found */
-	g_assert_cmpint(fdif_job_result(job, f, 1), ==, 1);
+	g_assert_cmpuint(f[1].direction, ==, FDIF_DIR_UP);
+	g_assert_cmpuint(f[1].object_class, ==, FDIF_CLASS_FACE);
+	/*
+	 * room for fewer than found: the total comes back (as snprintf()'s),
+	 * only the room written. Before, the cut count: no way to know more
+	 * were found.
+	 */
+	memset(&f[1], 0x5a, sizeof(f[1]));
+	g_assert_cmpint(fdif_job_result(job, f, 1), ==, 2);
+	g_assert_cmpfloat(f[0].x, ==, 101);
+	g_assert_cmpuint(f[1].angle, ==, 0x5a5a5a5a);
 	fdif_job_free(job);
 
 	/* a pooled result BO holds the previous job's result: not this one's */
 	k.busy = 1;
-	p.direction = FDIF_DIR_LEFT;
+	p.directions = FDIF_DIR_LEFT;
 	p.min_size = 32;
-	p.lhit = 0;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	p.threshold = 0;
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	g_assert_cmpuint(j->min_width, ==, 32);
 	g_assert_cmpuint(j->threshold, ==, 0);
 	g_assert_cmpuint(j->directions, ==, 1u << DRM_FDIF_DIR_LEFT);
-	g_assert_cmpint(fdif_job_wait(job, 0), ==, -ETIME);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	g_assert_cmpint(fdif_job_wait(job, 0), ==, -EBUSY);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, -EBUSY);
 	k.busy = 0;
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EPROTO);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, -EPROTO);
 	fdif_job_free(job);
 
 	/* the job's own error */
 	k.status = -EIO;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EIO);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, -EIO);
 	fdif_job_free(job);
 
 	fdif_bo_free(frame);
@@ -252,8 +326,8 @@ static void test_wait_deadline(void)
 	fake_reset();
 	dev = open_fake();
 	frame = frame_bo(dev);
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	t0 = now_ns();
 	g_assert_cmpint(fdif_job_wait(job, 5000000000LL), ==, 0);
 	t1 = now_ns();
@@ -280,36 +354,36 @@ static void test_bad_params(void)
 	dev = open_fake();
 	frame = frame_bo(dev);
 	for (i = 0; i < 17; i++)
-		fdif_params_init(&p[i]);
-	p[0].direction = FDIF_DIR_ALL;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+		fdif_params_init(&p[i], sizeof(p[i]));
+	p[0].directions = DIR_ALL;
+	g_assert_cmpint(submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
 	g_assert_null(jobs[0]);
-	p[0].direction = FDIF_DIR_UP;
+	p[0].directions = FDIF_DIR_UP;
 	p[0].min_size = 24;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	g_assert_cmpint(submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
 	p[0].min_size = 0;
-	p[0].lhit = 10;		/* the kernel's to refuse */
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
-	p[0].lhit = FDIF_LHIT_DEFAULT;
-	g_assert_cmpint(fdif_submit(dev, frame, 16, &p[0], &jobs[0]), ==, -EINVAL);
+	p[0].threshold = 10;		/* the kernel's to refuse */
+	g_assert_cmpint(submit(dev, frame, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	p[0].threshold = FDIF_THRESHOLD_DEFAULT;
+	g_assert_cmpint(submit(dev, frame, 16, &p[0], &jobs[0]), ==, -EINVAL);
 	g_assert_cmpint(fdif_bo_create(dev, 4096, &small), ==, 0);
-	g_assert_cmpint(fdif_submit(dev, small, 0, &p[0], &jobs[0]), ==, -EINVAL);
+	g_assert_cmpint(submit(dev, small, 0, &p[0], &jobs[0]), ==, -EINVAL);
 	/* a batch is at most max_jobs, and all or nothing */
-	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 17, jobs), ==, -EINVAL);
-	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 0, jobs), ==, -EINVAL);
+	g_assert_cmpint(submit_batch(dev, frame, 0, p, 17, jobs), ==, -EINVAL);
+	g_assert_cmpint(submit_batch(dev, frame, 0, p, 0, jobs), ==, -EINVAL);
 	p[5].min_size = 33;
-	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 16, jobs), ==, -EINVAL);
+	g_assert_cmpint(submit_batch(dev, frame, 0, p, 16, jobs), ==, -EINVAL);
 	for (i = 0; i < 16; i++)
 		g_assert_null(jobs[i]);
 	g_assert_cmpuint(k.submits, ==, 0);
 	p[5].min_size = 40;
-	g_assert_cmpint(fdif_submit_batch(dev, frame, 0, p, 16, jobs), ==, 0);
+	g_assert_cmpint(submit_batch(dev, frame, 0, p, 16, jobs), ==, 0);
 	g_assert_cmpuint(k.submits, ==, 1);
 	g_assert_cmpuint(k.job_count, ==, 16);
 	g_assert_cmpuint(k.jobs[5].min_width, ==, 40);
 	for (i = 0; i < 16; i++) {
 		g_assert_cmpint(fdif_job_wait(jobs[i], -1), ==, 0);
-		g_assert_cmpint(fdif_job_result(jobs[i], NULL, 0), ==, 0);
+		g_assert_cmpint(fdif_job_result(jobs[i], NULL, 0), ==, 2);
 		fdif_job_free(jobs[i]);
 	}
 	fdif_bo_free(small);
@@ -320,7 +394,7 @@ static void test_bad_params(void)
 /* A full scan: one batch of three jobs, merged, mapped to the picture. */
 static void test_detect_image(void)
 {
-	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_face f[MAX_RESULTS];
 	struct fdif_device *dev;
 	struct fdif_image img = { 640, 480, 1, 640, NULL };
 	struct fdif_params p;
@@ -329,9 +403,9 @@ static void test_detect_image(void)
 	fake_reset();
 	dev = open_fake();
 	img.pixels = g_malloc0(640 * 480);
-	fdif_params_init(&p);
-	p.direction = FDIF_DIR_ALL;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	p.directions = DIR_ALL;
+	g_assert_cmpint(detect(dev, &img, &p, f, MAX_RESULTS, &n), ==, 0);
 	g_assert_cmpuint(k.submits, ==, 1);
 	g_assert_cmpuint(k.job_count, ==, 3);
 	g_assert_cmpuint(k.jobs[2].directions, ==, 1u << DRM_FDIF_DIR_LEFT);
@@ -339,7 +413,6 @@ static void test_detect_image(void)
 	g_assert_cmpuint(n, ==, 2);
 	g_assert_cmpfloat(f[0].x, ==, 202);
 	g_assert_cmpfloat(f[0].y, ==, 160);
-	g_assert_cmpfloat(f[0].size, ==, 50);
 	g_assert_cmpfloat(f[0].width, ==, 50);
 
 	/*
@@ -348,12 +421,12 @@ static void test_detect_image(void)
 	 * was moved to are not the ROI's (the fake reports its two
 	 * whatever the ROI; the device reports those inside its own)
 	 */
-	p.direction = FDIF_DIR_UP;
+	p.directions = FDIF_DIR_UP;
 	p.roi_x = 600;
 	p.roi_y = 0;
 	p.roi_width = 40;
 	p.roi_height = 480;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_RESULTS, &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, MAX_RESULTS, &n), ==, 0);
 	g_assert_cmpuint(k.jobs[0].roi.x, ==, 160);
 	g_assert_cmpuint(k.jobs[0].roi.width, ==, 160);
 	g_assert_cmpuint(k.jobs[0].roi.height, ==, 240);
@@ -363,7 +436,7 @@ static void test_detect_image(void)
 }
 
 /*
- * fdif_detect_image()'s ROI is refused outside the picture, as
+ * detect()'s ROI is refused outside the picture, as
  * fdif_submit_requests() refuses its own, not moved into it; and the
  * faces it returns are the ROI's: those whose box lies inside it (in
  * the frame: the ROI widened to whole frame pixels), not those of the
@@ -373,7 +446,7 @@ static void test_detect_image(void)
  */
 static void test_detect_image_roi(void)
 {
-	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_face f[MAX_RESULTS];
 	struct fdif_device *dev;
 	struct fdif_image img = { 640, 480, 1, 640, NULL };
 	struct fdif_params p;
@@ -382,21 +455,21 @@ static void test_detect_image_roi(void)
 	fake_reset();
 	dev = open_fake();
 	img.pixels = g_malloc0(640 * 480);
-	fdif_params_init(&p);
+	fdif_params_init(&p, sizeof(p));
 	/* past the right edge, across it, past the bottom, no height */
 	p.roi_x = 700;
 	p.roi_width = 40;
 	p.roi_height = 100;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
 	p.roi_x = 600;
 	p.roi_width = 41;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
 	p.roi_x = 0;
 	p.roi_y = 400;
 	p.roi_height = 81;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
 	p.roi_height = 0;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, -EINVAL);
 	g_assert_cmpuint(n, ==, 0);
 	g_assert_cmpuint(k.submits, ==, 0);
 	/* ending on the edges: taken */
@@ -404,7 +477,7 @@ static void test_detect_image_roi(void)
 	p.roi_width = 40;
 	p.roi_y = 400;
 	p.roi_height = 80;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(k.submits, ==, 1);
 
 	/*
@@ -420,7 +493,7 @@ static void test_detect_image_roi(void)
 	p.roi_width = 82;
 	p.roi_height = 82;
 	submits = k.submits;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(k.submits, ==, submits + 1);
 	g_assert_cmpuint(k.jobs[0].roi.x, ==, 160);
 	g_assert_cmpuint(k.jobs[0].roi.y, ==, 39);
@@ -433,22 +506,22 @@ static void test_detect_image_roi(void)
 	/* a pixel narrower on either side: the box is no longer inside */
 	p.roi_x = 462;
 	p.roi_width = 79;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(n, ==, 0);
 	p.roi_x = 459;
 	p.roi_width = 79;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(n, ==, 0);
 	/* a full scan: the same, merged from three jobs */
 	p.roi_width = 82;
-	p.direction = FDIF_DIR_ALL;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	p.directions = DIR_ALL;
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(k.job_count, ==, 3);
 	g_assert_cmpuint(n, ==, 1);
 	g_assert_cmpfloat(f[0].x, ==, 500);
 	/* the whole picture: both */
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(n, ==, 2);
 	g_free(img.pixels);
 	fdif_close(dev);
@@ -500,6 +573,122 @@ static void free_jobs(struct fdif_job **jobs, unsigned int n)
 }
 
 /*
+ * libfdif-drm 3's API (issue #40), each part of it against what the fake
+ * kernel was asked; each of these failed on libfdif-drm 2 (or did not
+ * build against it: fdif_jobs_wait(), fdif_detect_start(), the
+ * size-prefixed fdif_params).
+ */
+static void test_v3_detection(void)
+{
+	struct fdif_face f[MAX_RESULTS];
+	struct fdif_device *dev;
+	struct fdif_detection *d;
+	struct fdif_image img = { 640, 480, 3, 640 * 3, NULL };
+	struct fdif_params p;
+	struct {
+		struct fdif_params p;
+		uint64_t later;		/* a field of a newer header */
+	} big;
+	unsigned int creates;
+	int64_t t0;
+
+	fake_reset();
+	dev = open_fake();
+	img.pixels = g_malloc0(640 * 480 * 3);
+	/* RGB straight in: its luma is fitted into the frame */
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpuint(p.size, ==, sizeof(p));
+	g_assert_cmpuint(p.directions, ==, FDIF_DIR_UP);
+	g_assert_cmpint(p.timeout_ns, ==, 10LL * 1000 * 1000 * 1000);
+	g_assert_cmpint(fdif_detect_start(dev, &img, &p, &d), ==, 0);
+	g_assert_cmpint(fdif_detection_wait(d, 0), ==, 0);
+	g_assert_cmpint(fdif_detection_result(d, f, 1), ==, 2);	/* all, one written */
+	g_assert_cmpint(fdif_detection_result(d, f, MAX_RESULTS), ==, 2);
+	g_assert_cmpfloat(f[0].x, ==, 202);
+	fdif_detection_free(d);
+	/* the next detection reuses the frame BO: no BO made for it */
+	creates = k.bo_creates;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, 2);
+	g_assert_cmpuint(k.bo_creates, ==, creates);
+	k.busy = 1;
+	p.timeout_ns = 5 * 1000 * 1000;
+	t0 = g_get_monotonic_time() * 1000;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, -EBUSY);
+	/* waited by the caller's timeout, not forever */
+	g_assert_cmpint(k.min_block_deadline, <, t0 + 1000LL * 1000 * 1000);
+	k.busy = 0;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, 2);
+	/* a longer struct of a newer program: a zero tail is fine, else -E2BIG */
+	memset(&big, 0, sizeof(big));
+	fdif_params_init(&big.p, sizeof(big));
+	g_assert_cmpuint(big.p.size, ==, sizeof(big));
+	g_assert_cmpint(fdif_detect_image(dev, &img, &big.p, f, MAX_RESULTS), ==, 2);
+	big.later = 1;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &big.p, f, MAX_RESULTS), ==, -E2BIG);
+	p.size = 8;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, -EINVAL);
+	/* directions are bits of what the device scans */
+	fdif_params_init(&p, sizeof(p));
+	p.directions = 1u << 3;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, -EINVAL);
+	p.directions = 0;
+	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, MAX_RESULTS), ==, -EINVAL);
+	g_free(img.pixels);
+	fdif_close(dev);
+}
+
+/* fdif_jobs_wait(): any or all of several jobs, in one SYNCOBJ_WAIT */
+static void test_v3_jobs_wait(void)
+{
+	struct fdif_params p[3];
+	struct fdif_job *jobs[3];
+	struct fdif_device *dev, *other;
+	struct fdif_bo *frame, *foreign;
+	unsigned int i, first = 99;
+
+	fake_reset();
+	dev = open_fake();
+	frame = frame_bo(dev);
+	for (i = 0; i < 3; i++) {
+		fdif_params_init(&p[i], sizeof(p[i]));
+		p[i].directions = 1u << i;
+	}
+	g_assert_cmpint(submit_batch(dev, frame, 0, p, 3, jobs), ==, 0);
+	g_assert_cmpint(fdif_jobs_wait(jobs, 3, FDIF_WAIT_ALL, -1, NULL), ==, 0);
+	g_assert_cmpuint(k.wait_handles, ==, 3);
+	g_assert_cmpuint(k.wait_flags, ==, DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL);
+	g_assert_cmpint(fdif_jobs_wait(jobs, 3, 0, -1, &first), ==, 0);
+	g_assert_cmpuint(k.wait_flags, ==, 0);
+	g_assert_cmpuint(first, ==, 2);		/* the fake's choice */
+	g_assert_cmpint(fdif_jobs_wait(jobs, 0, 0, -1, NULL), ==, -EINVAL);
+	g_assert_cmpint(fdif_jobs_wait(jobs, 3, 1u << 7, -1, NULL), ==, -EINVAL);
+	k.busy = 1;
+	g_assert_cmpint(fdif_jobs_wait(jobs, 3, FDIF_WAIT_ALL, 0, NULL), ==, -EBUSY);
+	k.busy = 0;
+	/* jobs of two devices are not one wait */
+	fdif_job_free(jobs[2]);
+	other = open_fake();
+	foreign = frame_bo(other);
+	g_assert_cmpint(submit(other, foreign, 0, &p[0], &jobs[2]), ==, 0);
+	g_assert_cmpint(fdif_jobs_wait(jobs, 3, 0, -1, NULL), ==, -EINVAL);
+	fdif_job_free(jobs[2]);
+	/*
+	 * a BO of another device: refused (-EXDEV) before the kernel is
+	 * asked, whose handle would name another BO, or none, on this file.
+	 * Before, its handle was submitted as it was.
+	 */
+	i = k.submits;
+	g_assert_cmpint(submit(dev, foreign, 0, &p[0], &jobs[2]), ==, -EXDEV);
+	g_assert_cmpuint(k.submits, ==, i);
+	g_assert_null(strstr(fdif_strerror(-EXDEV), "link"));
+	free_jobs(jobs, 2);
+	fdif_bo_free(foreign);
+	fdif_bo_free(frame);
+	fdif_close(other);
+	fdif_close(dev);
+}
+
+/*
  * What the device reported, all of it: its formats (with their limits and
  * flags) and the submission limits, size-prefixed. The OMAP4 and a later
  * generation (k.v2: R8 and NV12 of many sizes, two classes, two
@@ -512,14 +701,14 @@ static void test_formats(void)
 		struct fdif_format f;
 		uint32_t later;		/* a field of a newer header */
 	} big;
-	struct fdif_limits l = { .size = sizeof(l) };
+	struct fdif_caps l = { .size = sizeof(l) };
 	struct fdif_format f = { .size = sizeof(f) };
 	struct fdif_device *dev;
-	struct fdif_caps c;
+	struct fdif_caps c = { .size = sizeof(c) };
 
 	fake_reset();
 	dev = open_fake();
-	g_assert_cmpint(fdif_query_limits(dev, &l), ==, 0);
+	g_assert_cmpint(fdif_query_caps(dev, &l), ==, 0);
 	g_assert_cmpuint(l.size, ==, sizeof(l));
 	g_assert_cmpuint(l.max_jobs, ==, 16);
 	g_assert_cmpuint(l.max_job_directions, ==, 1);
@@ -539,7 +728,7 @@ static void test_formats(void)
 	fake_reset();
 	k.v2 = 1;
 	dev = open_fake();
-	g_assert_cmpint(fdif_query_limits(dev, &l), ==, 0);
+	g_assert_cmpint(fdif_query_caps(dev, &l), ==, 0);
 	g_assert_cmpuint(l.max_job_directions, ==, 2);
 	g_assert_cmpuint(l.classes, ==, 3);
 	g_assert_cmpint(fdif_query_format(dev, 0, &f), ==, 0);
@@ -567,7 +756,7 @@ static void test_formats(void)
 	f.size = 8;
 	g_assert_cmpint(fdif_query_format(dev, 1, &f), ==, -EINVAL);
 	l.size = 4;
-	g_assert_cmpint(fdif_query_limits(dev, &l), ==, -EINVAL);
+	g_assert_cmpint(fdif_query_caps(dev, &l), ==, -EINVAL);
 	/* the grey frame is the largest R8 picture */
 	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
 	g_assert_cmpuint(c.frame_width, ==, 640);
@@ -584,14 +773,14 @@ static void test_formats(void)
  */
 static void test_no_grey(void)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_image img = { 64, 48, 1, 64, NULL };
 	struct fdif_device *dev;
 	struct fdif_params p;
 	struct fdif_request r;
 	struct fdif_job *job;
 	struct fdif_bo *bo;
-	struct fdif_caps c;
+	struct fdif_caps c = { .size = sizeof(c) };
 	unsigned int n;
 
 	fake_reset();
@@ -599,14 +788,13 @@ static void test_no_grey(void)
 	k.no_grey = 1;
 	g_assert_cmpint(fdif_open_path(dev_path, &dev), ==, 0);
 	g_assert_cmpint(fdif_query_caps(dev, &c), ==, 0);
-	g_assert_cmpuint(c.formats, ==, 0);
 	g_assert_cmpuint(c.num_formats, ==, 1);
 	g_assert_cmpuint(c.frame_width, ==, 0);
 	g_assert_cmpint(fdif_bo_create(dev, 640 * 480 * 2, &bo), ==, 0);
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_submit(dev, bo, 0, &p, &job), ==, -ENOTSUP);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(submit(dev, bo, 0, &p, &job), ==, -ENOTSUP);
 	img.pixels = g_malloc0(64 * 48);
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, FDIF_MAX_FACES, &n), ==, -ENOTSUP);
+	g_assert_cmpint(detect(dev, &img, &p, f, MAX_FACES, &n), ==, -ENOTSUP);
 	/* whose message names this case too, not only a picture's format */
 	g_assert_nonnull(strstr(fdif_strerror(-ENOTSUP), "a device that takes no 8-bit grey picture"));
 	g_assert_null(strstr(fdif_strerror(-ENOTSUP), "unsupported image format"));
@@ -618,7 +806,7 @@ static void test_no_grey(void)
 	r.picture.planes[0] = (struct fdif_plane){ bo, 0, 0 };
 	r.picture.planes[1] = (struct fdif_plane){ bo, 640 * 480, 0 };
 	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, 2);
 	free_jobs(&job, 1);
 	r.picture.fourcc = DRM_FORMAT_R8;
 	r.picture.planes[1] = (struct fdif_plane){ NULL, 0, 0 };
@@ -731,14 +919,14 @@ static void test_request_classes(void)
 	dev = open_fake();
 	g_assert_cmpint(fdif_bo_create(dev, 640 * 480, &bo), ==, 0);
 	grey_request(&r, bo, 0, 640, 480, 0);
-	g_assert_cmpuint(r.classes, ==, 1u << FDIF_CLASS_FACE);
+	g_assert_cmpuint(r.classes, ==, FDIF_CLASS_FACE);
 	r.classes = 1u << 1;
 	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, 0);
 	g_assert_cmpuint(k.jobs[0].classes, ==, 2);
 	free_jobs(jobs, n);
-	r.directions = 1u << FDIF_DIR_RIGHT;	/* class 1 is scanned upright only */
+	r.directions = FDIF_DIR_RIGHT;	/* class 1 is scanned upright only */
 	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
-	r.directions = 1u << FDIF_DIR_UP;
+	r.directions = FDIF_DIR_UP;
 	r.classes = 1u << 2;			/* not a class the device has */
 	g_assert_cmpint(submit_reqs(dev, &r, 1, jobs, 4, &n), ==, -EINVAL);
 	r.classes = 3;				/* two: max_job_classes is 1 */
@@ -756,7 +944,7 @@ static void test_request_classes(void)
  */
 static void test_request_directions(void)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_job *jobs[4];
 	struct fdif_device *dev;
 	struct fdif_request r;
@@ -776,7 +964,7 @@ static void test_request_directions(void)
 	g_assert_cmpuint(k.jobs[0].directions, ==, 3);
 	g_assert_cmpuint(k.jobs[1].directions, ==, 4);
 	/* an object without a direction is the job's first scan's */
-	g_assert_cmpint(fdif_job_result(jobs[1], f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(jobs[1], f, MAX_FACES), ==, 2);
 	g_assert_cmpuint(f[1].direction, ==, FDIF_DIR_LEFT);
 	free_jobs(jobs, n);
 	/* too few jobs for them */
@@ -804,13 +992,13 @@ static void test_request_directions(void)
 }
 
 /*
- * fdif_detect_image()'s full scan on a device with two directions a job:
+ * detect()'s full scan on a device with two directions a job:
  * two jobs, not one a direction, and a frame the device's largest grey
  * picture. Runs on the old calls alone: before, it queued three jobs.
  */
 static void test_detect_image_v2(void)
 {
-	struct fdif_face f[3 * FDIF_MAX_FACES];
+	struct fdif_face f[3 * MAX_FACES];
 	struct fdif_device *dev;
 	struct fdif_image img = { 640, 480, 1, 640, NULL };
 	struct fdif_params p;
@@ -821,9 +1009,9 @@ static void test_detect_image_v2(void)
 	k.faces[0].height = 31;		/* a face as a rectangle */
 	dev = open_fake();
 	img.pixels = g_malloc0(640 * 480);
-	fdif_params_init(&p);
-	p.direction = FDIF_DIR_ALL;
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	p.directions = DIR_ALL;
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(k.submits, ==, 1);
 	g_assert_cmpuint(k.job_count, ==, 2);
 	g_assert_cmpuint(k.jobs[0].directions, ==, 3);
@@ -834,7 +1022,6 @@ static void test_detect_image_v2(void)
 	g_assert_cmpfloat(f[0].y, ==, 80);
 	g_assert_cmpfloat(f[0].width, ==, 25);
 	g_assert_cmpfloat(f[0].height, ==, 31);
-	g_assert_cmpfloat(f[0].size, ==, 31);
 	g_free(img.pixels);
 	fdif_close(dev);
 }
@@ -928,7 +1115,7 @@ static void test_request_in_fences(void)
  */
 static void test_libdrm_helpers(void)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_job *job;
 	struct fdif_device *dev;
 	struct fdif_request r;
@@ -944,16 +1131,16 @@ static void test_libdrm_helpers(void)
 	grey_request(&r, bo, 0, 640, 480, 0);
 	r.in_fence_fds = &fd;
 	r.num_in_fence_fds = 1;
-	/* not done: drmSyncobjWait()'s -ETIME, fdif_job_result()'s -EBUSY */
+	/* not done: -EBUSY from both (drmSyncobjWait()'s -ETIME before) */
 	k.busy = 1;
 	g_assert_cmpint(submit_reqs(dev, &r, 1, &job, 1, &n), ==, 0);
 	g_assert_cmpuint(fdif_job_syncobj(job), !=, 0);
-	g_assert_cmpint(fdif_job_wait(job, 0), ==, -ETIME);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	g_assert_cmpint(fdif_job_wait(job, 0), ==, -EBUSY);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, -EBUSY);
 	k.busy = 0;
 	write_result(&k.jobs[0], k.jobs[0].seqno);
 	g_assert_cmpint(fdif_job_wait(job, 1000000000), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, 2);
 	fdif_job_free(job);
 	fdif_bo_free(bo);
 	fdif_close(dev);
@@ -978,7 +1165,7 @@ static void test_libdrm_helpers(void)
  */
 static void test_request_batch(void)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct {
 		struct fdif_request r;
 		uint64_t later;		/* a field of a newer header */
@@ -1005,7 +1192,7 @@ static void test_request_batch(void)
 	r[1].min_size = 32;
 	grey_request(&r[2], a, 640 * 480, 64, 48, 0);
 	r[2].classes = 1u << 1;
-	r[2].lhit = 2;
+	r[2].threshold = 2;
 	g_assert_cmpint(submit_reqs(dev, r, 3, jobs, 20, &n), ==, 0);
 	g_assert_cmpuint(n, ==, 4);
 	g_assert_cmpuint(k.submits, ==, 1);
@@ -1019,7 +1206,7 @@ static void test_request_batch(void)
 	g_assert_cmpuint(k.jobs[3].classes, ==, 2);
 	g_assert_cmpuint(k.jobs[3].threshold, ==, 2);
 	for (i = 0; i < n; i++)
-		g_assert_cmpint(fdif_job_result(jobs[i], f, FDIF_MAX_FACES), ==, 2);
+		g_assert_cmpint(fdif_job_result(jobs[i], f, MAX_FACES), ==, 2);
 	free_jobs(jobs, n);
 
 	/* one bad request: none queued */
@@ -1069,14 +1256,14 @@ static void test_request_batch(void)
 
 /*
  * The ROI means pixels of the picture the call is given, in every call:
- * on a frame-sized picture fdif_submit(), fdif_submit_requests() and
- * fdif_detect_image() give the kernel the same region; one that is not
- * inside the picture is refused. Before, fdif_submit() passed a region
+ * on a frame-sized picture submit(), fdif_submit_requests() and
+ * detect() give the kernel the same region; one that is not
+ * inside the picture is refused. Before, submit() passed a region
  * outside the frame on to the kernel.
  */
 static void test_roi_one_meaning(void)
 {
-	struct fdif_face f[3 * FDIF_MAX_FACES];
+	struct fdif_face f[3 * MAX_FACES];
 	struct fdif_image img = { 320, 240, 1, 320, NULL };
 	struct fdif_device *dev;
 	struct fdif_request r;
@@ -1089,19 +1276,19 @@ static void test_roi_one_meaning(void)
 	dev = open_fake();
 	frame = frame_bo(dev);
 	img.pixels = g_malloc0(320 * 240);
-	fdif_params_init(&p);
+	fdif_params_init(&p, sizeof(p));
 	p.roi_x = 10;
 	p.roi_y = 20;
 	p.roi_width = 100;
 	p.roi_height = 80;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	g_assert_cmpuint(k.jobs[0].roi.x, ==, 10);
 	g_assert_cmpuint(k.jobs[0].roi.y, ==, 20);
 	g_assert_cmpuint(k.jobs[0].roi.width, ==, 100);
 	g_assert_cmpuint(k.jobs[0].roi.height, ==, 80);
 	free_jobs(&job, 1);
 	memset(&k.jobs[0].roi, 0, sizeof(k.jobs[0].roi));
-	g_assert_cmpint(fdif_detect_image(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
+	g_assert_cmpint(detect(dev, &img, &p, f, G_N_ELEMENTS(f), &n), ==, 0);
 	g_assert_cmpuint(k.jobs[0].roi.x, ==, 10);
 	g_assert_cmpuint(k.jobs[0].roi.y, ==, 20);
 	g_assert_cmpuint(k.jobs[0].roi.width, ==, 100);
@@ -1109,10 +1296,10 @@ static void test_roi_one_meaning(void)
 	/* outside the picture, or without a size */
 	p.roi_x = 300;
 	p.roi_width = 40;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, -EINVAL);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, -EINVAL);
 	p.roi_x = 10;
 	p.roi_height = 0;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, -EINVAL);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, -EINVAL);
 	memset(&k.jobs[0].roi, 0, sizeof(k.jobs[0].roi));
 	grey_request(&r, frame, 0, 320, 240, 0);
 	r.roi_x = 10;
@@ -1437,7 +1624,7 @@ static int make_dmabuf(const char *name)
 static void test_import_twice(void)
 {
 	g_autofree char *path = g_build_filename(tmpdir, "dmabuf2", NULL);
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_device *dev;
 	struct fdif_bo *a, *b, *c;
 	struct fdif_params p;
@@ -1463,10 +1650,10 @@ static void test_import_twice(void)
 	g_assert_true(k.bo[h - 1].live);
 	/* the one left still works */
 	g_assert_cmpint(fdif_bo_map(b, &map), ==, 0);
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_submit(dev, b, 0, &p, &job), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(submit(dev, b, 0, &p, &job), ==, 0);
 	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, 2);
 	fdif_job_free(job);
 	fdif_bo_free(b);
 	g_assert_false(k.bo[h - 1].live);
@@ -1518,8 +1705,8 @@ static void test_cloexec(void)
 	fd = make_dmabuf("dmabuf3");
 	g_assert_cmpint(fdif_bo_import(dev, fd, &imp), ==, 0);
 	close(fd);
-	fdif_params_init(&p);
-	g_assert_cmpint(fdif_submit(dev, imp, 0, &p, &job), ==, 0);
+	fdif_params_init(&p, sizeof(p));
+	g_assert_cmpint(submit(dev, imp, 0, &p, &job), ==, 0);
 	g_assert_cmpint((fcntl(fdif_device_fd(dev), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
 	g_assert_cmpint((fcntl(fdif_job_fence_fd(job), F_GETFD) & FD_CLOEXEC), ==, FD_CLOEXEC);
 	g_assert_cmpuint(fds_without_cloexec(before, after), ==, 0);
@@ -1536,7 +1723,7 @@ static void test_cloexec(void)
  */
 static void test_lifetimes(void)
 {
-	struct fdif_face f[FDIF_MAX_FACES];
+	struct fdif_face f[MAX_FACES];
 	struct fdif_device *dev;
 	struct fdif_params p;
 	struct fdif_job *job, *done;
@@ -1549,14 +1736,14 @@ static void test_lifetimes(void)
 	dev = open_fake();
 	fd = fdif_device_fd(dev);
 	frame = frame_bo(dev);
-	fdif_params_init(&p);
+	fdif_params_init(&p, sizeof(p));
 	/* one job's BOs go to the pool, the other job keeps its own */
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &done), ==, 0);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &done), ==, 0);
 	pooled[0] = k.jobs[0].work_handle;
 	pooled[1] = k.jobs[0].result_handle;
 	g_assert_cmpint(fdif_job_wait(done, -1), ==, 0);
 	k.busy = 1;
-	g_assert_cmpint(fdif_submit(dev, frame, 0, &p, &job), ==, 0);
+	g_assert_cmpint(submit(dev, frame, 0, &p, &job), ==, 0);
 	busy[0] = k.jobs[0].work_handle;
 	busy[1] = k.jobs[0].result_handle;
 	fdif_job_free(done);
@@ -1569,11 +1756,11 @@ static void test_lifetimes(void)
 	g_assert_true(fd_open(fd));
 	g_assert_cmpint(fdif_bo_map(frame, (void **)&map), ==, 0);
 	map[0] = 1;
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, -EBUSY);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, -EBUSY);
 	k.busy = 0;
 	write_result(&k.jobs[0], k.jobs[0].seqno);	/* it finished */
 	g_assert_cmpint(fdif_job_wait(job, -1), ==, 0);
-	g_assert_cmpint(fdif_job_result(job, f, FDIF_MAX_FACES), ==, 2);
+	g_assert_cmpint(fdif_job_result(job, f, MAX_FACES), ==, 2);
 	fdif_bo_free(frame);
 	g_assert_true(fd_open(fd));
 	/* the last one: its BOs are not pooled on a closed device, the file closes */
@@ -1588,7 +1775,7 @@ static void test_lifetimes(void)
  * would: each submits jobs (single and batches) on a frame BO they share
  * and maps, reads its own results (the seqno check fails if two jobs got
  * one result BO), and now and then imports a dma-buf they all import
- * (one handle: the table), runs a whole fdif_detect_image() or makes and
+ * (one handle: the table), runs a whole detect() or makes and
  * frees a BO of its own. The library's pool, BO table and
  * lazily made mappings are shared between them; built with
  * -fsanitize=thread (libfdif-device-mock-tsan) a missing lock is a report.
@@ -1617,7 +1804,7 @@ static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
 	struct fdif_image img = { 64, 48, 1, 64, NULL };
-	struct fdif_face f[FDIF_MAX_RESULTS];
+	struct fdif_face f[MAX_RESULTS];
 	struct fdif_params p[3];
 	struct fdif_job *jobs[3];
 	unsigned int i, j, n, count;
@@ -1628,15 +1815,15 @@ static void *worker_run(void *arg)
 
 	img.pixels = calloc(64, 48);
 	for (i = 0; i < 3; i++) {
-		fdif_params_init(&p[i]);
-		p[i].direction = i;
+		fdif_params_init(&p[i], sizeof(p[i]));
+		p[i].directions = 1u << i;
 	}
 	for (i = 0; i < THREAD_ROUNDS && !w->err; i++) {
 		ret = fdif_bo_map(w->shared, &map);
 		if (ret || !map)
 			worker_fail(w, "map the shared frame", ret);
 		n = 1 + (i + w->id) % 3;
-		ret = fdif_submit_batch(w->dev, w->shared, 0, p, n, jobs);
+		ret = submit_batch(w->dev, w->shared, 0, p, n, jobs);
 		if (ret) {
 			worker_fail(w, "submit", ret);
 			break;
@@ -1644,14 +1831,14 @@ static void *worker_run(void *arg)
 		for (j = 0; j < n; j++) {
 			ret = fdif_job_wait(jobs[j], 1000000000);
 			if (!ret)
-				ret = fdif_job_result(jobs[j], f, FDIF_MAX_FACES);
+				ret = fdif_job_result(jobs[j], f, MAX_FACES);
 			if (ret != 2)
 				worker_fail(w, "result", ret);
 		}
 		for (j = 0; j < n; j++)
 			fdif_job_free(jobs[(j + i) % n]);	/* not in order */
 		if (i % 16 == w->id % 16) {
-			ret = fdif_detect_image(w->dev, &img, &p[0], f, FDIF_MAX_RESULTS, &count);
+			ret = detect(w->dev, &img, &p[0], f, MAX_RESULTS, &count);
 			if (ret || count != 2)
 				worker_fail(w, "detect_image", ret);
 		}
@@ -1662,11 +1849,11 @@ static void *worker_run(void *arg)
 				worker_fail(w, "import", ret);
 				break;
 			}
-			ret = fdif_submit(w->dev, imp, 0, &p[0], &job);
+			ret = submit(w->dev, imp, 0, &p[0], &job);
 			if (!ret)
 				ret = fdif_job_wait(job, 1000000000);
 			if (!ret)
-				ret = fdif_job_result(job, f, FDIF_MAX_FACES);
+				ret = fdif_job_result(job, f, MAX_FACES);
 			if (ret != 2)
 				worker_fail(w, "job on an import", ret);
 			fdif_job_free(job);
@@ -1764,6 +1951,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/device/lifetimes", test_lifetimes);
 	g_test_add_func("/libfdif/device/threads-2", test_threads_2);
 	g_test_add_func("/libfdif/device/threads-4", test_threads_4);
+	g_test_add_func("/libfdif/device/v3-detection", test_v3_detection);
+	g_test_add_func("/libfdif/device/v3-jobs-wait", test_v3_jobs_wait);
 	ret = g_test_run();
 	if (k.fd > 0)
 		close(k.fd);

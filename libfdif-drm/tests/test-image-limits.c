@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * libfdif-image's memory bounds and what came with them: loads within a
- * caller's limits (fdif_image_load_limited(), _gray_limited()), the grey
+ * caller's limits (fdif_image_load_limited(), _gray_limited(), from a
+ * stream: fdif_image_load_file(), _gray_file()), the grey
  * path a row at a time (PNG and PNM reduced on the way, interlaced PNGs
  * too), a JPEG scan with no data refused, palette PNGs with tRNS.
  * Usage: test-libfdif-image-limits [--tap] BIG_DIR (make-big-images' files)
@@ -216,9 +217,10 @@ static void test_limits_api(void)
 		struct fdif_image_limits l;
 		uint64_t more;
 	} big;
-	struct fdif_image_limits lim = { sizeof(lim), 0, 0 };
+	struct fdif_image_limits lim = { .size = sizeof(lim) };
 	gchar *data;
 	gsize len;
+	FILE *f;
 
 	write_png(png, w, h, PNG_COLOR_TYPE_RGB, 3, px, 0, NULL, 0, NULL, 0);
 	g_assert_true(g_file_get_contents(png, &data, &len, NULL));
@@ -263,6 +265,48 @@ static void test_limits_api(void)
 	fdif_image_free(&img);
 	big.more = 1;
 	g_assert_cmpint(fdif_image_load_limited(png, NULL, 0, &big.l, &img), ==, -E2BIG);
+	/* one size-prefix style with libfdif-drm's: a u32 size, at most 4096 */
+	big.more = 0;
+	big.l.reserved = 1;
+	g_assert_cmpint(fdif_image_load_limited(png, NULL, 0, &big.l, &img), ==, -EINVAL);
+	big.l.reserved = 0;
+	big.l.size = 4097;
+	g_assert_cmpint(fdif_image_load_limited(png, NULL, 0, &big.l, &img), ==, -EINVAL);
+	g_assert_cmpuint(sizeof(big.l.size), ==, sizeof(uint32_t));
+	big.l.size = sizeof(big);
+	big.more = 1;
+
+	/* the same limits, the same checks, from a stream */
+	f = fopen(png, "rb");
+	g_assert_nonnull(f);
+	lim.size = sizeof(lim);
+	lim.max_pixels = w * h - 1;
+	lim.max_bytes = 0;
+	g_assert_cmpint(fdif_image_load_file(f, &lim, &img), ==, -EFBIG);
+	g_assert_null(img.pixels);
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_gray_file(f, 16, 12, &lim, &img, &info), ==, -EFBIG);
+	lim.max_pixels = 0;
+	lim.max_bytes = w * h * 3;
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_file(f, &lim, &img), ==, -EFBIG);
+	lim.max_bytes = w * h;
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_gray_file(f, 0, 0, &lim, &img, &info), ==, -EFBIG);
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_gray_file(f, 16, 12, &lim, &img, &info), ==, 0);
+	g_assert_cmpuint(img.width, ==, 16);
+	g_assert_cmpfloat(info.scale, ==, 4);
+	fdif_image_free(&img);
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_file(f, NULL, &img), ==, 0);
+	g_assert_cmpmem(img.pixels, (size_t)w * h * 3, px, (size_t)w * h * 3);
+	fdif_image_free(&img);
+	lim.size = sizeof(lim) - 1;
+	rewind(f);
+	g_assert_cmpint(fdif_image_load_file(f, &lim, &img), ==, -EINVAL);
+	g_assert_cmpint(fdif_image_load_gray_file(f, 0, 0, &big.l, &img, NULL), ==, -E2BIG);
+	g_assert_cmpint(fclose(f), ==, 0);
 	g_free(data);
 	g_free(px);
 	g_unlink(png);
@@ -334,8 +378,9 @@ static void test_jpeg_missing_scan(void)
 /*
  * make-big-images' files (tests/make-big-images.c), loaded in a child
  * whose peak RSS is read (wait4): the old calls and the limited ones
- * with fdif-detect's limits (48 MiB; 12 Mi pixels in colour), with the
- * error each must give or its picture; the limited ones within 64 MiB.
+ * with fdif-detect's limits (48 MiB; 12 Mi pixels in colour), from the
+ * file's path or (@limited 2) from a stream on it, with the error each
+ * must give or its picture; the limited ones within 64 MiB.
  */
 struct big_case {
 	const char *file;
@@ -353,16 +398,25 @@ static int big_load(const struct big_case *c, long *rss_kb)
 	pid = fork();
 	g_assert_cmpint(pid, >=, 0);
 	if (!pid) {
-		struct fdif_image_limits lim = { sizeof(lim), c->gray ? 0 : 12u << 20, 48u << 20 };
+		struct fdif_image_limits lim = { .size = sizeof(lim),
+			.max_pixels = c->gray ? 0 : 12u << 20, .max_bytes = 48u << 20 };
 		struct fdif_image img;
 		struct fdif_image_info info;
 		size_t i;
 		int ret;
 
-		if (c->gray)
+		FILE *f = NULL;
+
+		if (c->limited == 2 && !(f = fopen(path, "rb")))
+			_exit(252);
+		if (c->gray && f)
+			ret = fdif_image_load_gray_file(f, 320, 240, &lim, &img, &info);
+		else if (c->gray)
 			ret = c->limited ?
 			      fdif_image_load_gray_limited(path, NULL, 0, 320, 240, &lim, &img, &info) :
 			      fdif_image_load_gray(path, 320, 240, &img, &info);
+		else if (f)
+			ret = fdif_image_load_file(f, &lim, &img);
 		else
 			ret = c->limited ? fdif_image_load_limited(path, NULL, 0, &lim, &img) :
 					   fdif_image_load(path, &img);
@@ -382,7 +436,8 @@ static int big_load(const struct big_case *c, long *rss_kb)
 	g_assert_true(WIFEXITED(status));
 	*rss_kb = ru.ru_maxrss;
 	g_test_message("%s %s%s: exit %d, peak RSS %ld KiB", c->file, c->gray ? "grey" : "colour",
-		       c->limited ? " limited" : "", WEXITSTATUS(status), ru.ru_maxrss);
+		       c->limited == 2 ? " limited, stream" : c->limited ? " limited" : "",
+		       WEXITSTATUS(status), ru.ru_maxrss);
 	g_assert_cmpint(WEXITSTATUS(status), <, 250);
 	return -WEXITSTATUS(status);
 }
@@ -408,6 +463,13 @@ static void test_big_files(void)
 		{ "zero-16384-adam7.png", 0, 1, -EFBIG, 0, 0 },
 		{ "cut-16384.pgm", 1, 1, -EBADMSG, 0, 0 },
 		{ "cut-16384.pgm", 0, 0, -EBADMSG, 0, 0 },
+		/* from a stream, the same bounds */
+		{ "exif6-16384.jpg", 0, 2, -EFBIG, 0, 0 },
+		{ "prog-12000.jpg", 1, 2, -EFBIG, 0, 0 },
+		{ "zero-16384.png", 1, 2, 0, 241, 241 },
+		{ "zero-16384.png", 0, 2, -EFBIG, 0, 0 },
+		{ "zero-16384-adam7.png", 1, 2, 0, 241, 241 },
+		{ "cut-16384.pgm", 1, 2, -EBADMSG, 0, 0 },
 	};
 	unsigned int i;
 	long rss;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host unit tests of libfdif-drm's device-independent parts: decoding,
- * fitting into the frame (the OMAP4's and another), coordinate mapping and
- * merging.
+ * Host unit tests of libfdif-image (decoding from files, streams and
+ * memory, saving, grey and RGB copies, drawing) and of libfdif-drm's
+ * device-independent parts: fitting into a frame (320x240 and another),
+ * coordinate mapping and merging.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +505,9 @@ static void test_bad_files(void)
 	write_file(deep, "P5 1 1 65536\n\0\0", 15);	/* over 16 bits */
 	g_assert_cmpint(fdif_image_load(deep, &b), ==, -EBADMSG);
 	g_assert_cmpint(fdif_image_load("/nonexistent/x.png", &b), ==, -ENOENT);
+	/* a file that cannot be read is not a corrupt picture */
+	g_assert_cmpint(fdif_image_load(tmpdir, &b), ==, -EISDIR);
+	g_assert_null(b.pixels);
 	g_assert_cmpstr(fdif_strerror(-EBADMSG), ==, "corrupt or truncated image");
 	g_assert_nonnull(strstr(fdif_strerror(-EPROTO), "uAPI"));
 	g_free(a.pixels);
@@ -575,23 +580,223 @@ static void test_load_mem(void)
 	g_free(a.pixels);
 }
 
+/*
+ * fdif_image_to_gray() (libfdif-image's since 2.0) and fdif_image_to_rgb():
+ * BT.601 luma, a grey copy, an RGB copy; a picture of another number of
+ * channels is refused (it was read as if it had 3: past its rows).
+ */
 static void test_gray(void)
 {
-	struct fdif_image rgb, gray;
+	struct fdif_image rgb, gray, copy, zero = { 0 };
+	unsigned int ch;
 
 	make_image(&rgb, 2, 1, 3);
 	rgb.pixels[0] = 255, rgb.pixels[1] = 0, rgb.pixels[2] = 0;
 	rgb.pixels[3] = 10, rgb.pixels[4] = 200, rgb.pixels[5] = 30;
 	g_assert_cmpint(fdif_image_to_gray(&rgb, &gray), ==, 0);
+	g_assert_cmpuint(gray.channels, ==, 1);
 	g_assert_cmpuint(gray.pixels[0], ==, 76);	/* 0.299 * 255 */
 	g_assert_cmpuint(gray.pixels[1], ==, 124);	/* 3 + 117.4 + 3.4 */
+	/* grey to grey: a copy; grey to RGB: each value thrice */
+	g_assert_cmpint(fdif_image_to_gray(&gray, &copy), ==, 0);
+	g_assert_cmpmem(copy.pixels, 2, gray.pixels, 2);
+	fdif_image_free(&copy);
+	g_assert_cmpint(fdif_image_to_rgb(&gray, &copy), ==, 0);
+	g_assert_cmpuint(copy.channels, ==, 3);
+	g_assert_cmpuint(copy.pixels[3], ==, 124);
+	g_assert_cmpuint(copy.pixels[5], ==, 124);
+	fdif_image_free(&copy);
+	g_assert_null(copy.pixels);
+	g_assert_cmpuint(copy.width, ==, 0);
+	fdif_image_free(&zero);	/* what a failed call leaves */
+	/* 2 or 4 channels: -EINVAL, nothing to free */
+	for (ch = 2; ch <= 4; ch += 2) {
+		rgb.channels = ch;
+		rgb.width = 1;
+		memset(&copy, 0xaa, sizeof(copy));
+		g_assert_cmpint(fdif_image_to_gray(&rgb, &copy), ==, -EINVAL);
+		g_assert_null(copy.pixels);
+		memset(&copy, 0xaa, sizeof(copy));
+		g_assert_cmpint(fdif_image_to_rgb(&rgb, &copy), ==, -EINVAL);
+		g_assert_null(copy.pixels);
+	}
 	g_free(rgb.pixels);
 	fdif_image_free(&gray);
 }
 
+/* --- streams: fdif_image_load_file(), fdif_image_load_gray_file() ----- */
+
+/* @n bytes written into a pipe by a thread of their own, then closed */
+struct feed {
+	int fd;
+	const char *data;
+	size_t len;
+};
+
+static gpointer feed_run(gpointer p)
+{
+	struct feed *fd = p;
+	size_t off = 0;
+
+	while (off < fd->len) {
+		ssize_t n = write(fd->fd, fd->data + off, fd->len - off);
+
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd->fd);
+	return NULL;
+}
+
+/*
+ * The @len bytes at @data as a stream that cannot seek (a pipe's read
+ * end), loaded (@gray: grey for a 16x12 frame) then read to its end and
+ * closed by the test: the library leaves it open.
+ */
+static int load_from_pipe(const char *data, size_t len, int gray,
+			  const struct fdif_image_limits *lim, struct fdif_image *img,
+			  struct fdif_image_info *info)
+{
+	struct feed feed;
+	GThread *t;
+	char buf[4096];
+	int p[2], ret;
+	FILE *f;
+
+	g_assert_cmpint(pipe2(p, O_CLOEXEC), ==, 0);
+	feed = (struct feed){ p[1], data, len };
+	t = g_thread_new("feed", feed_run, &feed);
+	f = fdopen(p[0], "r");
+	g_assert_nonnull(f);
+	g_assert_cmpint(ftello(f), ==, -1);	/* it cannot seek */
+	ret = gray ? fdif_image_load_gray_file(f, 16, 12, lim, img, info) :
+		     fdif_image_load_file(f, lim, img);
+	while (fread(buf, 1, sizeof(buf), f) > 0)
+		;
+	g_assert_false(ferror(f));
+	g_assert_cmpint(fclose(f), ==, 0);
+	g_thread_join(t);
+	return ret;
+}
+
+static void assert_same_image(const struct fdif_image *a, const struct fdif_image *b)
+{
+	g_assert_cmpuint(a->width, ==, b->width);
+	g_assert_cmpuint(a->height, ==, b->height);
+	g_assert_cmpuint(a->channels, ==, b->channels);
+	g_assert_cmpuint(a->stride, ==, b->stride);
+	g_assert_cmpmem(a->pixels, (size_t)a->stride * a->height, b->pixels,
+			(size_t)b->stride * b->height);
+}
+
+/*
+ * A picture read from a stdio stream where it stands: inside a larger
+ * file (the stream's position, not its start: a loader that rewound read
+ * the bytes before it), or from a pipe (no seeking back over the magic);
+ * as fdif_image_load() and fdif_image_load_gray() give it from its own
+ * file, and the stream left open. Limits and errors as theirs.
+ */
+static void test_load_file(void)
+{
+	static const char pgm[] = "P5\n# a comment\n3 2\n255\n\x01\x02\x03\x04\x05\x06";
+	static const char before[] = "P6 junk before the picture ";
+	g_autofree char *png = tmp("s.png"), *jpg = tmp("s.jpg"), *pnm = tmp("s.pgm");
+	const char *paths[] = { png, jpg, pnm };
+	struct fdif_image_limits lim = { .size = sizeof(lim), .max_pixels = 1 };
+	struct fdif_image a, want, got;
+	struct fdif_image_info winfo, ginfo;
+	unsigned int i, gray;
+	FILE *wo;
+
+	make_image(&a, 41, 29, 3);
+	g_assert_cmpint(fdif_image_save_png(png, &a), ==, 0);
+	save_jpeg(jpg, &a);
+	write_file(pnm, pgm, sizeof(pgm) - 1);
+	g_free(a.pixels);
+	for (i = 0; i < G_N_ELEMENTS(paths); i++) {
+		g_autofree char *data = NULL;
+		gsize len;
+		FILE *f;
+
+		g_assert_true(g_file_get_contents(paths[i], &data, &len, NULL));
+		for (gray = 0; gray <= 1; gray++) {
+			g_assert_cmpint(gray ? fdif_image_load_gray(paths[i], 16, 12, &want,
+								    &winfo) :
+					       fdif_image_load(paths[i], &want), ==, 0);
+			/* at an offset in a file, more after it */
+			f = tmpfile();
+			g_assert_nonnull(f);
+			g_assert_cmpuint(fwrite(before, 1, sizeof(before) - 1, f), ==,
+					 sizeof(before) - 1);
+			g_assert_cmpuint(fwrite(data, 1, len, f), ==, len);
+			g_assert_cmpuint(fwrite("trailing", 1, 8, f), ==, 8);
+			g_assert_cmpint(fseek(f, sizeof(before) - 1, SEEK_SET), ==, 0);
+			memset(&ginfo, 0xaa, sizeof(ginfo));
+			g_assert_cmpint(gray ? fdif_image_load_gray_file(f, 16, 12, NULL, &got,
+									 &ginfo) :
+					       fdif_image_load_file(f, NULL, &got), ==, 0);
+			assert_same_image(&want, &got);
+			if (gray)
+				g_assert_cmpmem(&ginfo, sizeof(ginfo), &winfo, sizeof(winfo));
+			fdif_image_free(&got);
+			/* still the caller's, open */
+			g_assert_cmpint(fseek(f, 0, SEEK_SET), ==, 0);
+			g_assert_cmpint(fgetc(f), ==, 'P');
+			/* over the limits from a stream too */
+			g_assert_cmpint(fseek(f, sizeof(before) - 1, SEEK_SET), ==, 0);
+			g_assert_cmpint(gray ? fdif_image_load_gray_file(f, 16, 12, &lim, &got,
+									 NULL) :
+					       fdif_image_load_file(f, &lim, &got), ==, -EFBIG);
+			g_assert_null(got.pixels);
+			g_assert_cmpint(fclose(f), ==, 0);
+			/* from a pipe */
+			memset(&ginfo, 0xaa, sizeof(ginfo));
+			g_assert_cmpint(load_from_pipe(data, len, (int)gray, NULL, &got, &ginfo),
+					==, 0);
+			assert_same_image(&want, &got);
+			if (gray)
+				g_assert_cmpmem(&ginfo, sizeof(ginfo), &winfo, sizeof(winfo));
+			fdif_image_free(&got);
+			g_assert_cmpint(load_from_pipe(data, len, (int)gray, &lim, &got, NULL),
+					==, -EFBIG);
+			fdif_image_free(&want);
+		}
+		/* a cut picture from a pipe is corrupt, as from a file */
+		g_assert_cmpint(load_from_pipe(data, len / 2, 0, NULL, &got, NULL), ==,
+				-EBADMSG);
+		g_assert_null(got.pixels);
+	}
+	/* the errors: nothing, not a picture, no stream, a bad limits size */
+	g_assert_cmpint(load_from_pipe("", 0, 0, NULL, &got, NULL), ==, -EBADMSG);
+	g_assert_cmpint(load_from_pipe("GIF89a....", 10, 1, NULL, &got, NULL), ==, -ENOTSUP);
+	g_assert_cmpint(load_from_pipe("P", 1, 0, NULL, &got, NULL), ==, -ENOTSUP);
+	g_assert_cmpint(fdif_image_load_file(NULL, NULL, &got), ==, -EINVAL);
+	g_assert_null(got.pixels);
+	g_assert_cmpint(fdif_image_load_gray_file(NULL, 0, 0, NULL, &got, NULL), ==, -EINVAL);
+	/* a stream that cannot be read: its error, not a corrupt picture */
+	wo = fopen(pnm, "ab");
+	g_assert_nonnull(wo);
+	g_assert_cmpint(fdif_image_load_file(wo, NULL, &got), ==, -EBADF);
+	g_assert_null(got.pixels);
+	fclose(wo);
+	lim.size = sizeof(lim) - 1;
+	g_assert_cmpint(load_from_pipe(pgm, sizeof(pgm) - 1, 0, &lim, &got, NULL), ==,
+			-EINVAL);
+}
+
+/* a 320x240 frame, stride 320 (the OMAP4's) */
+#define FRAME_W	320
+#define FRAME_H	240
+
+static int fit320(const struct fdif_image *img, uint8_t *frame, struct fdif_frame_map *map)
+{
+	return fdif_image_fit_frame(img, frame, FRAME_W, FRAME_H, FRAME_W, map);
+}
+
 static void test_fit_area(void)
 {
-	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	static uint8_t frame[FRAME_W * FRAME_H];
 	struct fdif_frame_map map;
 	struct fdif_image img;
 	unsigned int x, y;
@@ -601,7 +806,7 @@ static void test_fit_area(void)
 	for (y = 0; y < 480; y++)
 		for (x = 0; x < 640; x++)
 			img.pixels[y * 640 + x] = (x + y) % 2 ? 200 : 0;
-	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpint(fit320(&img, frame, &map), ==, 0);
 	g_assert_cmpfloat(map.scale, ==, 2.0);
 	g_assert_cmpfloat(map.off_x, ==, 0);
 	g_assert_cmpfloat(map.off_y, ==, 0);
@@ -612,7 +817,7 @@ static void test_fit_area(void)
 	/* 3x downscale of a constant stays constant, with any rounding */
 	make_image(&img, 960, 720, 1);
 	memset(img.pixels, 77, 960 * 720);
-	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpint(fit320(&img, frame, &map), ==, 0);
 	for (x = 0; x < sizeof(frame); x++)
 		g_assert_cmpuint(frame[x], ==, 77);
 	g_free(img.pixels);
@@ -620,15 +825,15 @@ static void test_fit_area(void)
 
 static void test_fit_aspect_and_map(void)
 {
-	static uint8_t frame[FDIF_FRAME_WIDTH * FDIF_FRAME_HEIGHT];
+	static uint8_t frame[FRAME_W * FRAME_H];
 	struct fdif_frame_map map;
 	struct fdif_image img;
-	struct fdif_face f = { .x = 160, .y = 120, .size = 20 };
+	struct fdif_face f = { .x = 160, .y = 120, .width = 20, .height = 20 };
 
 	/* 1920x1080 -> 320x180, centred: 30 rows of padding above and below */
 	make_image(&img, 1920, 1080, 1);
 	memset(img.pixels, 10, 1920 * 1080);
-	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpint(fit320(&img, frame, &map), ==, 0);
 	g_assert_cmpfloat(map.scale, ==, 6.0);
 	g_assert_cmpfloat(map.off_x, ==, 0);
 	g_assert_cmpfloat(map.off_y, ==, 30);
@@ -640,12 +845,13 @@ static void test_fit_aspect_and_map(void)
 	fdif_map_face(&map, &f);
 	g_assert_cmpfloat(f.x, ==, 960);
 	g_assert_cmpfloat(f.y, ==, 540);
-	g_assert_cmpfloat(f.size, ==, 120);
+	g_assert_cmpfloat(f.width, ==, 120);
+	g_assert_cmpfloat(f.height, ==, 120);
 	g_free(img.pixels);
 
 	/* a small portrait picture is scaled up and centred horizontally */
 	make_image(&img, 120, 240, 1);
-	g_assert_cmpint(fdif_image_fit(&img, frame, &map), ==, 0);
+	g_assert_cmpint(fit320(&img, frame, &map), ==, 0);
 	g_assert_cmpfloat(map.scale, ==, 1.0);
 	g_assert_cmpfloat(map.off_x, ==, 100);
 	g_free(img.pixels);
@@ -658,7 +864,7 @@ static void test_fit_frame_stride(void)
 	static uint8_t frame[STRIDE * H];
 	struct fdif_frame_map map;
 	struct fdif_image img;
-	struct fdif_face f = { .x = 32, .y = 16, .size = 8, .width = 8, .height = 6 };
+	struct fdif_face f = { .x = 32, .y = 16, .width = 8, .height = 6 };
 	unsigned int x, y;
 
 	memset(frame, 0xee, sizeof(frame));
@@ -678,7 +884,6 @@ static void test_fit_frame_stride(void)
 	fdif_map_face(&map, &f);
 	g_assert_cmpfloat(f.x, ==, 128);
 	g_assert_cmpfloat(f.y, ==, 32);
-	g_assert_cmpfloat(f.size, ==, 32);
 	g_assert_cmpfloat(f.width, ==, 32);
 	g_assert_cmpfloat(f.height, ==, 24);
 
@@ -692,10 +897,14 @@ static void test_fit_frame_stride(void)
 static void test_merge(void)
 {
 	struct fdif_face f[] = {
-		{ .x = 100, .y = 100, .size = 40, .confidence = 500, .direction = FDIF_DIR_UP },
-		{ .x = 250, .y = 60, .size = 30, .confidence = 300, .direction = FDIF_DIR_UP },
-		{ .x = 108, .y = 95, .size = 44, .confidence = 900, .direction = FDIF_DIR_RIGHT },
-		{ .x = 100, .y = 100, .size = 90, .confidence = 100, .direction = FDIF_DIR_LEFT },
+		{ .x = 100, .y = 100, .width = 40, .height = 40, .confidence = 500,
+		  .direction = FDIF_DIR_UP },
+		{ .x = 250, .y = 60, .width = 30, .height = 30, .confidence = 300,
+		  .direction = FDIF_DIR_UP },
+		{ .x = 108, .y = 95, .width = 44, .height = 44, .confidence = 900,
+		  .direction = FDIF_DIR_RIGHT },
+		{ .x = 100, .y = 100, .width = 90, .height = 90, .confidence = 100,
+		  .direction = FDIF_DIR_LEFT },
 	};
 
 	/* the two at ~(100,100) of similar size are one face; the big one is not */
@@ -712,11 +921,18 @@ static void test_draw(void)
 
 	make_image(&img, 50, 50, 3);
 	memset(img.pixels, 0, img.stride * 50);
-	fdif_image_draw_square(&img, 25, 25, 20, 255, 0, 0);
+	fdif_image_draw_box(&img, 25, 25, 20, 20, 255, 0, 0);
 	g_assert_cmpuint(img.pixels[15 * img.stride + 15 * 3], ==, 255);
 	g_assert_cmpuint(img.pixels[25 * img.stride + 25 * 3], ==, 0);
-	/* squares off the edge are clipped, not written outside */
-	fdif_image_draw_square(&img, 0, 0, 200, 0, 255, 0);
+	/* boxes off the edge are clipped, not written outside */
+	fdif_image_draw_box(&img, 0, 0, 200, 200, 0, 255, 0);
+	g_free(img.pixels);
+	/* a grey picture takes the red value */
+	make_image(&img, 50, 50, 1);
+	memset(img.pixels, 0, img.stride * 50);
+	fdif_image_draw_box(&img, 25, 25, 20, 20, 200, 0, 0);
+	g_assert_cmpuint(img.pixels[15 * img.stride + 15], ==, 200);
+	g_assert_cmpuint(img.pixels[25 * img.stride + 25], ==, 0);
 	g_free(img.pixels);
 }
 
@@ -1057,16 +1273,234 @@ static void check_fifo_cloexec(int save)
 	g_unlink(path);
 }
 
+/* a picture that takes a while to deflate: noise */
+static void make_noise(struct fdif_image *img, unsigned int w, unsigned int h)
+{
+	size_t i;
+
+	make_image(img, w, h, 3);
+	for (i = 0; i < (size_t)img->stride * h; i++)
+		img->pixels[i] = (uint8_t)((i * 2654435761u) >> 13 ^ i >> 7);
+}
+
+struct save_call {
+	const char *path;
+	const struct fdif_image *img;
+	int ret;
+	gint done;
+};
+
+static gpointer save_call_run(gpointer data)
+{
+	struct save_call *c = data;
+
+	c->ret = fdif_image_save_png(c->path, c->img);
+	g_atomic_int_set(&c->done, 1);
+	return NULL;
+}
+
+/* The flags of an fd this process has open on a save's own new file; -1: none. */
+static int save_tmp_fd_flags(const char *dir)
+{
+	g_autofree char *prefix = g_build_filename(dir, ".fdif-image-", NULL);
+	char link[64], target[4096];
+	ssize_t n;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (g_str_has_prefix(target, prefix))
+			return fcntl(fd, F_GETFD);
+	}
+	return -1;
+}
+
+/* a save to a regular file writes a new file next to it: close-on-exec too */
+static void check_save_tmp_cloexec(void)
+{
+	g_autofree char *dir = tmp("cloexec-save"), *path = NULL;
+	struct fdif_image img;
+	struct save_call c = { 0 };
+	GThread *t;
+	int flags = -1;
+
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	path = g_build_filename(dir, "out.png", NULL);
+	make_noise(&img, 1500, 1500);
+	c.path = path;
+	c.img = &img;
+	t = g_thread_new("save", save_call_run, &c);
+	while (flags == -1 && !g_atomic_int_get(&c.done))
+		flags = save_tmp_fd_flags(dir);
+	g_thread_join(t);
+	g_assert_cmpint(c.ret, ==, 0);
+	g_assert_cmpint(flags, !=, -1);
+	g_assert_cmpint(flags & FD_CLOEXEC, ==, FD_CLOEXEC);
+	g_free(img.pixels);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 static void test_cloexec(void)
 {
 	check_fifo_cloexec(0);
 	check_fifo_cloexec(1);
+	check_save_tmp_cloexec();
+}
+
+/* g_ptr_array_sort() hands pointers to the elements */
+static int cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the names in @dir, sorted, each followed by a space */
+static char *dir_names(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	GPtrArray *names = g_ptr_array_new();
+	GString *out = g_string_new(NULL);
+	const char *name;
+	unsigned int i;
+
+	g_assert_nonnull(d);
+	while ((name = g_dir_read_name(d)))
+		g_ptr_array_add(names, (gpointer)g_strdup(name));
+	g_dir_close(d);
+	g_ptr_array_sort(names, cmp_names);
+	for (i = 0; i < names->len; i++) {
+		g_string_append_printf(out, "%s ", (char *)names->pdata[i]);
+		g_free(names->pdata[i]);
+	}
+	g_ptr_array_free(names, TRUE);
+	return g_string_free(out, FALSE);
+}
+
+/*
+ * fdif_image_save_png(@path, @img) in a child whose files may not grow
+ * past @limit bytes (RLIMIT_FSIZE, SIGXFSZ ignored: the write that would
+ * goes short, then fails with EFBIG): its return value.
+ */
+static int save_fsize_limited(const char *path, const struct fdif_image *img, rlim_t limit)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	g_assert_cmpint(pid, >=, 0);
+	if (!pid) {
+		struct rlimit r = { limit, limit };
+		int ret;
+
+		if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR || setrlimit(RLIMIT_FSIZE, &r))
+			_exit(255);
+		ret = fdif_image_save_png(path, img);
+		_exit(ret < 0 && ret > -255 ? -ret : ret ? 255 : 0);
+	}
+	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+	g_assert_true(WIFEXITED(status));
+	g_assert_cmpint(WEXITSTATUS(status), !=, 255);
+	return -WEXITSTATUS(status);
+}
+
+static void assert_file_is(const char *path, const char *want)
+{
+	g_autofree char *data = NULL;
+	gsize len;
+
+	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+	g_assert_cmpmem(data, len, want, strlen(want));
+}
+
+/*
+ * A save is atomic: a write that fails midway (here over RLIMIT_FSIZE:
+ * -EFBIG) leaves the file that was there as it was, and no file of the
+ * save's behind (it was truncated and half-written); a bad picture too.
+ * A new file's mode is 0666 less the umask, as fopen() makes it; a file
+ * replaced keeps its mode; a symbolic link is followed, not replaced.
+ */
+static void test_png_save_atomic(void)
+{
+	static const char old[] = "the old contents";
+	g_autofree char *dir = tmp("atomic"), *path = NULL, *fresh = NULL, *link = NULL;
+	g_autofree char *names = NULL;
+	struct fdif_image img, back;
+	struct stat st;
+	mode_t mask;
+
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	path = g_build_filename(dir, "out.png", NULL);
+	fresh = g_build_filename(dir, "new.png", NULL);
+	link = g_build_filename(dir, "link.png", NULL);
+	write_file(path, old, strlen(old));
+	make_noise(&img, 500, 500);	/* a PNG of about 750 KB */
+
+	/* the write fails after 64 KiB: the old file is intact, nothing left */
+	g_assert_cmpint(save_fsize_limited(path, &img, 64 << 10), ==, -EFBIG);
+	assert_file_is(path, old);
+	names = dir_names(dir);
+	g_assert_cmpstr(names, ==, "out.png ");
+	g_free(names);
+	/* so is a new file's: none there */
+	g_assert_cmpint(save_fsize_limited(fresh, &img, 64 << 10), ==, -EFBIG);
+	g_assert_false(g_file_test(fresh, G_FILE_TEST_EXISTS));
+	names = dir_names(dir);
+	g_assert_cmpstr(names, ==, "out.png ");
+	g_free(names);
+	/* a picture it cannot write: -EINVAL, untouched */
+	img.channels = 2;
+	g_assert_cmpint(fdif_image_save_png(path, &img), ==, -EINVAL);
+	img.channels = 3;
+	assert_file_is(path, old);
+
+	/* replaced whole, its mode kept; only it in the directory */
+	g_assert_cmpint(chmod(path, 0604), ==, 0);
+	g_assert_cmpint(fdif_image_save_png(path, &img), ==, 0);
+	g_assert_cmpint(stat(path, &st), ==, 0);
+	g_assert_cmpuint(st.st_mode & 07777, ==, 0604);
+	g_assert_cmpint(fdif_image_load(path, &back), ==, 0);
+	assert_same_image(&img, &back);
+	fdif_image_free(&back);
+	names = dir_names(dir);
+	g_assert_cmpstr(names, ==, "out.png ");
+	g_free(names);
+
+	/* a new file: 0666 less the umask */
+	mask = umask(027);
+	g_assert_cmpint(fdif_image_save_png(fresh, &img), ==, 0);
+	umask(mask);
+	g_assert_cmpint(stat(fresh, &st), ==, 0);
+	g_assert_cmpuint(st.st_mode & 07777, ==, 0640);
+	g_unlink(fresh);
+
+	/* through a symbolic link: the file it points to */
+	g_assert_cmpint(symlink("out.png", link), ==, 0);
+	write_file(path, old, strlen(old));
+	g_assert_cmpint(fdif_image_save_png(link, &img), ==, 0);
+	g_assert_cmpint(lstat(link, &st), ==, 0);
+	g_assert_true(S_ISLNK(st.st_mode));
+	g_assert_cmpint(fdif_image_load(path, &back), ==, 0);
+	assert_same_image(&img, &back);
+	fdif_image_free(&back);
+	names = dir_names(dir);
+	g_assert_cmpstr(names, ==, "link.png out.png ");
+
+	g_unlink(link);
+	g_unlink(path);
+	g_rmdir(dir);
+	g_free(img.pixels);
 }
 
 /*
  * A PNG that cannot be written says why: the open()'s errno, or the
  * failed write's (a full disk: -ENOSPC, where it was -EIO, which
- * fdif_strerror() words as the device's error).
+ * fdif_strerror() words as the device's error). /dev/full, a device, is
+ * written in place (no file of the save's next to it in /dev); a
+ * directory is not a file.
  */
 static void test_png_save_errors(void)
 {
@@ -1077,6 +1511,7 @@ static void test_png_save_errors(void)
 
 	make_flat(&a, 300, 200, 3, rgb);
 	g_assert_cmpint(fdif_image_save_png(none, &a), ==, -ENOENT);
+	g_assert_cmpint(fdif_image_save_png(tmpdir, &a), ==, -EISDIR);
 	/* a small one fails when it is closed, a large one in libpng's write */
 	g_assert_cmpint(fdif_image_save_png("/dev/full", &a), ==, -ENOSPC);
 	g_free(a.pixels);
@@ -1097,6 +1532,7 @@ int main(int argc, char **argv)
 	tmpdir = g_dir_make_tmp("libfdif-XXXXXX", NULL);
 	g_test_add_func("/libfdif/image/png-roundtrip", test_png_roundtrip);
 	g_test_add_func("/libfdif/image/png-save-errors", test_png_save_errors);
+	g_test_add_func("/libfdif/image/png-save-atomic", test_png_save_atomic);
 	g_test_add_func("/libfdif/image/pnm", test_pnm);
 	g_test_add_func("/libfdif/image/pnm-ascii-maxval", test_pnm_ascii_maxval);
 	g_test_add_func("/libfdif/image/jpeg", test_jpeg);
@@ -1107,6 +1543,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/png-exif-orientation", test_png_exif_orientation);
 	g_test_add_func("/libfdif/image/bad-files", test_bad_files);
 	g_test_add_func("/libfdif/image/load-mem", test_load_mem);
+	g_test_add_func("/libfdif/image/load-file", test_load_file);
 	g_test_add_func("/libfdif/image/gray", test_gray);
 	g_test_add_func("/libfdif/image/draw", test_draw);
 	g_test_add_func("/libfdif/image/draw-box", test_draw_box);

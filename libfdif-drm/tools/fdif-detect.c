@@ -25,6 +25,18 @@
 static const char *const dir_names[] = { "up", "right", "left", "all" };
 static const char *const class_names[] = { "face" };
 
+/* A direction's or class's name: the FDIF_DIR_* or FDIF_CLASS_* bit's. */
+static const char *bit_name(const char *const *names, unsigned int n, uint32_t bit,
+			    char *buf, size_t len, const char *prefix)
+{
+	unsigned int k = bit ? (unsigned int)__builtin_ctz(bit) : 32;
+
+	if (bit && !(bit & (bit - 1)) && k < n)
+		return names[k];
+	snprintf(buf, len, "%s%u", prefix, k);
+	return buf;
+}
+
 #ifndef FDIF_VERSION
 #define FDIF_VERSION "unknown"
 #endif
@@ -34,7 +46,7 @@ static const char *const class_names[] = { "face" };
  * picture's load holds at most LOAD_MAX_BYTES (the decoded picture, the
  * decoder's rows, libjpeg's arrays; a picture on standard input counts
  * too, at most STDIN_MAX of it); --draw decodes the whole picture in
- * colour and draws on it, which with its grey copy for the device is 4
+ * colour and draws on it (a grey picture: on a colour copy), at most 4
  * bytes a pixel: at most DRAW_MAX_PIXELS (a 12 Mpixel photo). More is
  * refused (-EFBIG), never swapped in.
  */
@@ -268,9 +280,9 @@ static void print_faces(const char *path, const struct fdif_image *img,
 		for (i = 0; i < n; i++)
 			printf("  face %u: x=%.0f y=%.0f width=%.0f height=%.0f size=%.0f"
 			       " confidence=%u angle=%u direction=%s\n",
-			       i + 1, f[i].x, f[i].y, f[i].width, f[i].height, f[i].size,
-			       f[i].confidence, f[i].angle,
-			       f[i].direction <= FDIF_DIR_LEFT ? dir_names[f[i].direction] : "?");
+			       i + 1, f[i].x, f[i].y, f[i].width, f[i].height,
+			       fmax(f[i].width, f[i].height), f[i].confidence, f[i].angle,
+			       bit_name(dir_names, 3, f[i].direction, buf, sizeof(buf), "direction-"));
 		return;
 	}
 	o = json_object_new_object();
@@ -283,21 +295,19 @@ static void print_faces(const char *path, const struct fdif_image *img,
 
 		json_object_object_add(face, "x", json_1f(f[i].x));
 		json_object_object_add(face, "y", json_1f(f[i].y));
-		json_object_object_add(face, "size", json_1f(f[i].size));
+		json_object_object_add(face, "size", json_1f(fmax(f[i].width, f[i].height)));
 		json_object_object_add(face, "confidence", json_object_new_int64(f[i].confidence));
-		json_object_object_add(face, "raw_confidence",
-				       json_object_new_int64(f[i].raw_confidence));
 		json_object_object_add(face, "angle", json_object_new_int64(f[i].angle));
 		json_object_object_add(face, "direction",
-				       json_object_new_string(f[i].direction <= FDIF_DIR_LEFT ?
-							      dir_names[f[i].direction] : "?"));
+				       json_object_new_string(bit_name(dir_names, 3, f[i].direction,
+								       buf, sizeof(buf),
+								       "direction-")));
 		json_object_object_add(face, "width", json_1f(f[i].width));
 		json_object_object_add(face, "height", json_1f(f[i].height));
-		if (f[i].object_class < sizeof(class_names) / sizeof(class_names[0]))
-			snprintf(buf, sizeof(buf), "%s", class_names[f[i].object_class]);
-		else
-			snprintf(buf, sizeof(buf), "class-%u", f[i].object_class);
-		json_object_object_add(face, "class", json_object_new_string(buf));
+		json_object_object_add(face, "class",
+				       json_object_new_string(bit_name(class_names, 1,
+								       f[i].object_class, buf,
+								       sizeof(buf), "class-")));
 		json_object_array_add(faces, face);
 	}
 	json_object_object_add(o, "faces", faces);
@@ -314,8 +324,9 @@ static void print_faces(const char *path, const struct fdif_image *img,
 static int load_image(const char *path, unsigned int fit_w, unsigned int fit_h,
 		      struct fdif_image *img, struct fdif_image_info *info)
 {
-	struct fdif_image_limits lim = { sizeof(lim), info ? 0 : DRAW_MAX_PIXELS,
-					 LOAD_MAX_BYTES };
+	struct fdif_image_limits lim = { .size = sizeof(lim),
+					 .max_pixels = info ? 0 : DRAW_MAX_PIXELS,
+					 .max_bytes = LOAD_MAX_BYTES };
 	size_t len = 0, cap = 0;
 	char *buf = NULL, *more;
 	ssize_t got;
@@ -551,7 +562,7 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	struct fdif_device *dev;
 	struct fdif_image img, full;
 	struct fdif_params p;
-	struct fdif_caps caps;
+	struct fdif_caps caps = { .size = sizeof(caps) };
 	struct fdif_image_info info = { .scale = 1 };
 	char opt[3] = "-?";
 	int dev_ret;
@@ -647,10 +658,11 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 	}
 	max = caps.max_objects ? caps.max_objects : 1;
 	faces = calloc(max, sizeof(*faces));
-	fdif_params_init(&p);
-	ret = faces ? fdif_detect_image(dev, &img, &p, faces, max, &n) : -ENOMEM;
+	fdif_params_init(&p, sizeof(p));
+	ret = faces ? fdif_detect_image(dev, &img, &p, faces, max) : -ENOMEM;
 	fdif_close(dev);
-	if (ret) {
+	n = ret > 0 ? ((unsigned int)ret < max ? (unsigned int)ret : max) : 0;
+	if (ret < 0) {
 		fprintf(stderr, "%.*s: error: %s: %s\n", (int)strcspn(prog, " "), prog, file,
 			fdif_strerror(ret));
 		free(faces);
@@ -666,7 +678,6 @@ static int facedetect_main(int argc, char **argv, const char *prog)
 		for (i = 0; i < n; i++) {
 			faces[i].x *= info.scale;
 			faces[i].y *= info.scale;
-			faces[i].size *= info.scale;
 			faces[i].width *= info.scale;
 			faces[i].height *= info.scale;
 		}
@@ -747,15 +758,15 @@ static int open_device(const char *device, struct fdif_device **dev)
  * --draw's limit (its OUT is not written); else grey and reduced for the
  * frame of the device the search would use (--device, $FDIF_DEVICE, the
  * first FDIF), or, with no device there (the host, before a guest is
- * booted), the OMAP4's, the only FDIF there is (another frame only
- * changes how far a JPEG is reduced). "IMAGE: WxH", the picture's own
- * size, or its error; exit 1 if one could not be read.
+ * booted), as small as the decoders go: every byte of the file is still
+ * decoded, a frame only changes how far it is reduced. "IMAGE: WxH", the
+ * picture's own size, or its error; exit 1 if one could not be read.
  */
 static int check_images(int n, char **paths, const char *device, int draw)
 {
-	unsigned int fit_w = FDIF_FRAME_WIDTH, fit_h = FDIF_FRAME_HEIGHT;
+	unsigned int fit_w = 1, fit_h = 1;
 	struct fdif_device *dev;
-	struct fdif_caps caps;
+	struct fdif_caps caps = { .size = sizeof(caps) };
 	int i, ret, status = 0;
 
 	if (!draw && !open_device(device, &dev)) {
@@ -850,10 +861,11 @@ static int run(int argc, char **argv)
 	};
 	struct fdif_face *faces;
 	const char *draw = NULL, *device = NULL, *min_size_arg = NULL, *lhit_arg = NULL;
-	unsigned int threshold = 0, max, n, i, k, printed = 0;
+	unsigned int threshold = 0, max, n, i, k, printed = 0, dir_arg = 0;
+	struct fdif_size ms;
 	struct fdif_device *dev;
 	struct fdif_params p;
-	struct fdif_caps caps;
+	struct fdif_caps caps = { .size = sizeof(caps) };
 	int json = 0, check = 0, c, li = 0, ret, status = 0;
 
 	{
@@ -866,7 +878,7 @@ static int run(int argc, char **argv)
 			return facedetect_main(argc - 1, argv + 1,
 					       fd_prog = "fdif-detect --facedetect");
 	}
-	fdif_params_init(&p);
+	fdif_params_init(&p, sizeof(p));
 	while ((c = getopt_long(argc, argv, "h", opts, &li)) != -1) {
 		switch (c) {
 		case 'j':
@@ -886,7 +898,7 @@ static int run(int argc, char **argv)
 				;
 			if (k == 4)
 				goto bad;
-			p.direction = k;
+			dir_arg = k;	/* all: the device's, once it is open */
 			break;
 		case 'r':
 			if (parse_roi(optarg, &p))
@@ -898,7 +910,7 @@ static int run(int argc, char **argv)
 			break;
 		case 'l':
 			/* checked against the device's range once it is open */
-			if (parse_uint(optarg, UINT_MAX - 1, &p.lhit))
+			if (parse_uint(optarg, UINT_MAX - 1, &p.threshold))
 				goto bad;
 			lhit_arg = optarg;
 			break;
@@ -970,26 +982,36 @@ bad:
 		fdif_close(dev);
 		return 1;
 	}
-	for (k = 0; min_size_arg && k < caps.num_min_sizes && caps.min_sizes[k] != p.min_size; k++)
+	for (k = 0; min_size_arg && !fdif_query_min_size(dev, k, &ms) && ms.width != p.min_size; k++)
 		;
 	if (min_size_arg && k == caps.num_min_sizes) {
 		fprintf(stderr, "fdif-detect: --min-size %u: the device takes", p.min_size);
-		for (k = 0; k < caps.num_min_sizes; k++)
-			fprintf(stderr, " %u", caps.min_sizes[k]);
+		for (k = 0; !fdif_query_min_size(dev, k, &ms); k++)
+			fprintf(stderr, " %u", ms.width);
 		fprintf(stderr, "\n");
 		fdif_close(dev);
 		return 2;
 	}
-	if (lhit_arg && p.lhit > caps.max_lhit) {
+	if (lhit_arg && p.threshold > caps.max_threshold) {
 		fprintf(stderr, "fdif-detect: invalid value '%s' for --lhit: the device takes 0..%u\n",
-			lhit_arg, caps.max_lhit);
+			lhit_arg, caps.max_threshold);
 		fdif_close(dev);
 		return 2;
 	}
-	/* a full scan: at most one job's faces for each direction the device scans */
-	for (k = 0, max = 0; k <= FDIF_DIR_LEFT; k++)
-		max += caps.directions & (1u << k) ? caps.max_objects : 0;
-	faces = calloc(max ? max : 1, sizeof(*faces));
+	p.directions = dir_arg == 3 ? caps.directions : 1u << dir_arg;
+	if (!(p.directions & caps.directions)) {
+		fprintf(stderr, "fdif-detect: --direction %s: the device does not scan it\n",
+			dir_names[dir_arg]);
+		fdif_close(dev);
+		return 2;
+	}
+	/*
+	 * room for every face: a job reports at most max_objects, and a
+	 * detection takes at most a job a direction (merging only drops some)
+	 */
+	max = (caps.max_objects ? caps.max_objects : 1) *
+	      (unsigned int)__builtin_popcount(p.directions);
+	faces = calloc(max, sizeof(*faces));
 	if (!faces) {
 		fprintf(stderr, "fdif-detect: %s\n", fdif_strerror(-ENOMEM));
 		fdif_close(dev);
@@ -1044,8 +1066,9 @@ bad:
 			status = 1;
 			continue;
 		}
-		ret = fdif_detect_image(dev, &img, &rp, faces, max, &n);
-		if (ret) {
+		ret = fdif_detect_image(dev, &img, &rp, faces, max);
+		n = ret > 0 ? ((unsigned int)ret < max ? (unsigned int)ret : max) : 0;
+		if (ret < 0) {
 			print_error_msg(argv[i], ret, fdif_strerror(ret), json, !printed++);
 			fdif_image_free(&img);
 			status = 1;
@@ -1057,7 +1080,6 @@ bad:
 		for (k = 0; !draw && k < n; k++) {
 			faces[k].x *= info.scale;
 			faces[k].y *= info.scale;
-			faces[k].size *= info.scale;
 			faces[k].width *= info.scale;
 			faces[k].height *= info.scale;
 		}

@@ -11,30 +11,27 @@
  *
  *	struct fdif_device *dev;
  *	struct fdif_image img;
- *	struct fdif_caps caps;
  *	struct fdif_params p;
- *	unsigned int n;
+ *	struct fdif_face faces[16];
+ *	int n;
  *
  *	fdif_open(&dev);			($FDIF_DEVICE, else the first FDIF)
- *	fdif_query_caps(dev, &caps);
- *	faces = calloc(caps.max_objects, sizeof(*faces));
  *	fdif_image_load("photo.jpg", &img);	(libfdif-image, <fdif/image.h>)
- *	fdif_params_init(&p);
- *	fdif_detect_image(dev, &img, &p, faces, caps.max_objects, &n);
+ *	fdif_params_init(&p, sizeof(p));
+ *	n = fdif_detect_image(dev, &img, &p, faces, 16);
+ *	(n < 0: an error, fdif_strerror(n); n > 16: 16 of n faces written)
  *
- * Any picture the device takes (its formats, several directions, classes,
- * input fences, several pictures in one batch) goes through
- * fdif_submit_requests().
- *
- * For pipelining, fdif_submit() queues a job and returns at once; several
- * jobs may be in flight, each with its own fence (fdif_job_fence_fd(),
- * pollable, or fdif_job_syncobj() for DRM syncobj users). Picture BOs can
- * be reused for the next frame once fdif_job_wait() returned for the jobs
- * reading them.
+ * fdif_detect_start() does the same without waiting, for a program with
+ * an event loop. Any picture the device takes, already in BOs (its
+ * formats, several directions, classes, input fences, several pictures in
+ * one batch), goes through fdif_submit_requests(): several jobs may be in
+ * flight, each with its own fence (fdif_job_fence_fd(), pollable, or
+ * fdif_job_syncobj() for DRM syncobj users).
  *
  * What the device takes (frame size, minimum face sizes, thresholds,
  * result capacity...) is asked once at fdif_open() with the uAPI's
- * queries, never assumed; fdif_query_caps() returns it.
+ * queries, never assumed; fdif_query_caps() returns it. Nothing of one
+ * hardware generation is in this header.
  *
  * Threads: every function may be called from several threads at once,
  * also on one device and the BOs made on it (the device's shared state,
@@ -44,6 +41,9 @@
  * must come after the caller's other calls on that object have returned.
  * Writing a picture BO while a job reads it is the caller's to order (wait
  * for the job first).
+ *
+ * A detection (fdif_detect_start()) is one thread's at a time: its calls
+ * on one struct fdif_detection must not overlap.
  *
  * Every file descriptor the library opens is close-on-exec. After fork(),
  * the child must not use the parent's devices, BOs or jobs (they share
@@ -59,111 +59,100 @@
 extern "C" {
 #endif
 
-/*
- * The OMAP4 FDIF's frame and result capacity, kept for programs written
- * for it (fdif_image_fit(), callers' fixed-size arrays): the library
- * itself never uses them, it asks the device for its own (struct
- * fdif_caps: frame_width, frame_height, max_objects; fdif_query_format(),
- * fdif_query_limits()). New code sizes its arrays from those.
- */
-#define FDIF_FRAME_WIDTH	320
-#define FDIF_FRAME_HEIGHT	240
-#define FDIF_MAX_FACES		35	/* one OMAP4 job */
-#define FDIF_MAX_RESULTS	(3 * FDIF_MAX_FACES)	/* a full OMAP4 scan */
-
-#define FDIF_MAX_MIN_SIZES	8	/* entries of fdif_caps.min_sizes */
-#define FDIF_MAX_FORMATS	8	/* entries of fdif_caps.fourccs */
 #define FDIF_MAX_PLANES		3	/* planes of a picture: the uAPI's */
 
-/* fdif_params.lhit: the threshold the device recommends (OMAP4: 5) */
-#define FDIF_LHIT_DEFAULT	(~0u)
-
-/** enum fdif_direction - which way faces look */
-enum fdif_direction {
-	FDIF_DIR_UP = 0,	/* upright, -30..30 degrees */
-	FDIF_DIR_RIGHT = 1,	/* top of the head to the right, 60..120 */
-	FDIF_DIR_LEFT = 2,	/* top of the head to the left, 240..300 */
-	FDIF_DIR_ALL = 3,	/* full scan: all three, duplicates merged */
-};
-
-/**
- * enum fdif_object_class - what an object is (fdif_face.object_class); in
- * a class mask (fdif_request.classes, fdif_caps.object_classes) bit n
- * stands for class n
+/*
+ * Size-prefixed structures (struct fdif_caps, fdif_format, fdif_params,
+ * fdif_request) begin with a uint32_t size, set to sizeof() of the
+ * structure as the program knows it: by the program before a query
+ * (fdif_query_caps(), fdif_query_format()), by the _init() function of an
+ * input (fdif_params_init(), fdif_request_init()). A query fills in what
+ * both know and zeroes the rest; an input longer than the library knows
+ * must end in zeroes (-E2BIG), one shorter than the first version is
+ * refused (-EINVAL). So these structures grow at their end, and a program
+ * built against an older header keeps working with a newer library.
+ * struct fdif_face, which programs allocate in arrays, grows into its
+ * reserved words instead.
  */
-enum fdif_object_class {
-	FDIF_CLASS_FACE = 0,	/* a human face */
-};
+
+/* struct fdif_params.threshold, fdif_request.threshold: the device's own */
+#define FDIF_THRESHOLD_DEFAULT	(~0u)
+
+/*
+ * Directions: which way faces look, as a bit mask (the directions a device
+ * scans, fdif_caps.directions; a request's, fdif_request.directions); a
+ * face's fdif_face.direction is the one bit of the scan that found it.
+ * A device scans a range of in-plane rotations around each (OMAP4: 60
+ * degrees, docs/hardware.md).
+ */
+#define FDIF_DIR_UP	(1u << 0)	/* upright */
+#define FDIF_DIR_RIGHT	(1u << 1)	/* top of the head to the right: a quarter turn clockwise */
+#define FDIF_DIR_LEFT	(1u << 2)	/* top of the head to the left */
+
+/*
+ * Object classes, a bit mask likewise (fdif_caps.classes,
+ * fdif_request.classes); fdif_face.object_class is one bit.
+ */
+#define FDIF_CLASS_FACE	(1u << 0)	/* a human face */
 
 struct fdif_device;
 struct fdif_bo;
 struct fdif_job;
+struct fdif_detection;
 
 /**
  * struct fdif_caps - what the device can do (DRM_IOCTL_FDIF_QUERY)
- * @revision: hardware revision register
- * @max_width: widest 8-bit grey picture the device takes
- * @max_height: tallest 8-bit grey picture
- * @formats: bit 0 set if the device takes 8-bit grey (DRM_FORMAT_R8)
- *	pictures: the frame fdif_submit() and fdif_detect_image() use;
- *	@fourccs lists the device's formats, fdif_query_format() their limits
- * @object_classes: bit mask of enum fdif_object_class the device detects
- * @max_objects: most objects one job reports (OMAP4: 35)
- * @directions: bit mask of enum fdif_direction (without FDIF_DIR_ALL) in
- *	which the device scans for faces
- * @work_size: bytes of work area a job needs (0: none)
- * @align: the larger of @offset_align and @work_align
- * @max_lhit: largest likelihood threshold (fdif_params.lhit)
- * @min_sizes: widths of the supported minimum face sizes in pixels of the
- *	picture the device looks at,
- *	smallest first (OMAP4: 20, 25, 32, 40); at most FDIF_MAX_MIN_SIZES
- * @num_min_sizes: entries in @min_sizes and @min_heights
+ * @size: set by the caller: sizeof(struct fdif_caps)
  * @generation: the hardware generation (1: OMAP4)
- * @default_lhit: the likelihood threshold the hardware vendor recommends
- * @min_heights: heights of the minimum sizes, @min_heights[i] going with
- *	@min_sizes[i] (equal to it on the OMAP4: faces are square)
- * @frame_width: width of the frames the library submits: the largest
- *	8-bit grey picture (OMAP4: 320)
- * @frame_height: their height (OMAP4: 240)
- * @frame_stride: bytes from one frame row to the next (OMAP4: 320); a
- *	frame BO needs @frame_stride * @frame_height bytes
- * @offset_align: alignment of a frame's offset in its BO (OMAP4: 32)
- * @work_align: alignment of the work area's offset in its BO
- * @roi_min_width: narrowest region of interest (OMAP4: 20)
- * @roi_min_height: lowest region of interest (OMAP4: 20)
- * @roi_max_x: largest left edge of a region of interest (OMAP4: 160)
- * @roi_max_y: largest top edge of a region of interest (OMAP4: 120)
- * @max_jobs: most jobs one fdif_submit_batch() or fdif_submit_requests()
- *	takes (OMAP4: 16)
- * @result_size: bytes of a job's result region
+ * @revision: hardware revision register
+ * @classes: FDIF_CLASS_* the device detects
+ * @directions: FDIF_DIR_* in which it scans for faces
+ * @max_objects: most objects one job reports
+ * @max_threshold: largest threshold (fdif_params.threshold), larger is stricter
+ * @default_threshold: the threshold the hardware vendor recommends
+ * @num_min_sizes: minimum object sizes the device takes (fdif_query_min_size())
+ * @num_formats: picture formats it takes (fdif_query_format())
+ * @frame_width: width of the 8-bit grey frame fdif_detect_image() fits
+ *	pictures into: the device's largest grey picture; 0 if it takes none
+ * @frame_height: its height
+ * @frame_stride: bytes from one frame row to the next; a frame needs
+ *	@frame_stride * @frame_height bytes
+ * @frame_align: alignment of a frame's offset in its BO
+ * @roi_min_width: narrowest region of interest
+ * @roi_min_height: lowest region of interest
+ * @roi_max_x: largest left edge of a region of interest
+ * @roi_max_y: largest top edge of a region of interest
+ * @max_jobs: most jobs one fdif_submit_requests() queues
+ * @max_job_directions: most directions one job scans; a request's
+ *	direction mask takes this many a job
+ * @max_job_classes: most object classes one request asks for
+ * @max_syncs: most input fences (syncobjs and sync_files) a request waits for
  * @object_fields: which face fields the device fills in, the uAPI's
- *	DRM_FDIF_OBJECT_* bits: 0 box, 1 angle, 2 direction, 3 confidence,
- *	4 raw confidence (OMAP4: all five, 0x1f)
- * @fourccs: DRM_FORMAT_* codes of the picture formats the device takes,
- *	at most FDIF_MAX_FORMATS
- * @num_formats: entries in @fourccs
+ *	DRM_FDIF_OBJECT_* bits: 0 box, 1 angle, 2 direction, 3 confidence
  *
- * The fields up to @num_min_sizes are those of the first version of this
- * structure; the rest came with the query uAPI.
+ * Size-prefixed (above): the library fills in the first @size bytes it
+ * knows and zeroes the rest.
  */
 struct fdif_caps {
-	uint32_t revision;
-	uint32_t max_width, max_height;
-	uint32_t formats, object_classes, max_objects, directions;
-	uint32_t work_size, align, max_lhit;
-	unsigned int min_sizes[FDIF_MAX_MIN_SIZES];
-	unsigned int num_min_sizes;
-
-	uint32_t generation;
-	uint32_t default_lhit;
-	unsigned int min_heights[FDIF_MAX_MIN_SIZES];
-	uint32_t frame_width, frame_height, frame_stride;
-	uint32_t offset_align, work_align;
+	uint32_t size;
+	uint32_t generation, revision;
+	uint32_t classes, directions;
+	uint32_t max_objects;
+	uint32_t max_threshold, default_threshold;
+	uint32_t num_min_sizes, num_formats;
+	uint32_t frame_width, frame_height, frame_stride, frame_align;
 	uint32_t roi_min_width, roi_min_height, roi_max_x, roi_max_y;
-	uint32_t max_jobs;
-	uint32_t result_size, object_fields;
-	uint32_t fourccs[FDIF_MAX_FORMATS];
-	unsigned int num_formats;
+	uint32_t max_jobs, max_job_directions, max_job_classes, max_syncs;
+	uint32_t object_fields;
+};
+
+/**
+ * struct fdif_size - a minimum object size
+ * @width: in pixels of the picture the device looks at
+ * @height: likewise
+ */
+struct fdif_size {
+	uint32_t width, height;
 };
 
 /**
@@ -171,67 +160,43 @@ struct fdif_caps {
  *
  * The region of interest (fdif_params.roi_*, fdif_request.roi_*) and the
  * faces a call reports are always in pixels of the picture that call is
- * given: the frame BO's picture for fdif_submit() and fdif_submit_batch()
- * (fdif_caps.frame_width x frame_height), fdif_request.picture for
- * fdif_submit_requests(), the struct fdif_image for fdif_detect_image().
- * A region all 0 is the whole picture; otherwise it must have a width and
- * a height and lie inside the picture (-EINVAL). fdif_detect_image()
- * asks the device for it moved and widened to what the device takes where
- * it must be, and returns only the faces whose box lies inside the region
- * (mapped into the device's frame, out to whole frame pixels).
+ * given: fdif_request.picture for fdif_submit_requests(), the struct
+ * fdif_image for fdif_detect_image(). A region all 0 is the whole
+ * picture; otherwise it must have a width and a height and lie inside
+ * the picture (-EINVAL). fdif_detect_image() asks the device for it moved
+ * and widened to what the device takes where it must be, and returns
+ * only the faces whose box lies inside the region (mapped into the
+ * device's frame, out to whole frame pixels).
  */
-
-/**
- * struct fdif_params - a detection request on the device's grey frame
- * @direction: enum fdif_direction
- * @min_size: smallest face in pixels of the picture the device looks at
- *	(for fdif_detect_image(): the frame it is fitted into): one of
- *	fdif_caps.min_sizes, or 0 for the smallest the device takes
- * @lhit: likelihood threshold, 0..fdif_caps.max_lhit, larger is stricter;
- *	FDIF_LHIT_DEFAULT for fdif_caps.default_lhit
- * @roi_x: region of interest (DOC: coordinates; all 0: the whole picture)
- * @roi_y: ...
- * @roi_width: ...
- * @roi_height: ...
- */
-struct fdif_params {
-	unsigned int direction;
-	unsigned int min_size;
-	unsigned int lhit;
-	unsigned int roi_x, roi_y, roi_width, roi_height;
-};
 
 /**
  * struct fdif_face - one face
  * @x: center column: the box's left edge plus half its width (rounded
- *	down in the submitted picture's pixels, the OMAP4's own center)
+ *	down in the submitted picture's pixels)
  * @y: center row, likewise
- * @size: side of the face square: the larger of @width and @height
+ * @width: width of the face's box
+ * @height: height of the face's box
  * @angle: in-plane rotation in degrees, clockwise, 0 = upright
  * @confidence: 0 (least) .. 1000 (most)
- * @raw_confidence: the hardware's own value (OMAP4: 0 best .. 9 worst)
- * @direction: the enum fdif_direction scan that found it
- * @width: width of the face's box
- * @height: height of the face's box (equal to @width on the OMAP4)
- * @object_class: enum fdif_object_class
+ * @direction: the FDIF_DIR_* bit of the scan that found it
+ * @object_class: the FDIF_CLASS_* bit of what it is
+ * @reserved: zero; a later version fills fields in here, 0 meaning
+ *	"not reported", so that arrays of this structure keep their size
  *
  * Coordinates are pixels of the picture the call was given (DOC:
- * coordinates): the submitted picture's from fdif_job_result(), the
- * original image's from fdif_detect_image(). The face is a rectangle,
- * @width x @height (square only on a device that finds square faces, as
- * the OMAP4): its left edge is @x - @width / 2 in the submitted
- * picture's pixels (integer division), its top edge @y - @height / 2;
- * draw and report @width and @height, not @size. Fields the device does
- * not fill in (fdif_caps.object_fields) are 0.
+ * coordinates). The face is a rectangle, @width x @height: its left edge
+ * is @x - @width / 2 in the submitted picture's pixels (integer
+ * division), its top edge @y - @height / 2. Fields the device does not
+ * fill in (fdif_caps.object_fields) are 0.
  */
 struct fdif_face {
-	double x, y, size;
-	unsigned int angle;
-	unsigned int confidence;
-	unsigned int raw_confidence;
-	unsigned int direction;
+	double x, y;
 	double width, height;
-	unsigned int object_class;
+	uint32_t angle;
+	uint32_t confidence;
+	uint32_t direction;
+	uint32_t object_class;
+	uint32_t reserved[8];
 };
 
 /* Devices */
@@ -266,8 +231,8 @@ int fdif_open_index(unsigned int index, struct fdif_device **dev);
  * Return: 0, -ENODEV if it is not an FDIF, -EPROTO if it does not answer
  * the queries this library needs (a kernel with another fdif uAPI), or
  * the open()'s errno. A device that takes no 8-bit grey picture opens
- * (fdif_caps.formats bit 0 clear, no frame): fdif_submit_requests() on
- * its own formats drives it.
+ * (fdif_caps.frame_width 0): fdif_submit_requests() on its own formats
+ * drives it.
  */
 int fdif_open_path(const char *path, struct fdif_device **dev);
 /**
@@ -281,8 +246,19 @@ void fdif_close(struct fdif_device *dev);
 int fdif_device_fd(const struct fdif_device *dev);
 /** fdif_device_path() - the node @dev was opened by; owned by @dev */
 const char *fdif_device_path(const struct fdif_device *dev);
-/** fdif_query_caps() - what the device answered to the queries at open */
+/**
+ * fdif_query_caps() - what the device answered to the queries at open
+ * Return: 0, -EINVAL if @caps->size is smaller than the structure's first
+ * version or larger than 4096.
+ */
 int fdif_query_caps(struct fdif_device *dev, struct fdif_caps *caps);
+/**
+ * fdif_query_min_size() - the device's @index-th minimum object size (from
+ * 0, smallest first)
+ * Return: 0, -ENOENT past the last (fdif_caps.num_min_sizes).
+ */
+int fdif_query_min_size(struct fdif_device *dev, unsigned int index,
+			struct fdif_size *min);
 
 /* Buffer objects */
 
@@ -299,13 +275,19 @@ int fdif_bo_create(struct fdif_device *dev, size_t size, struct fdif_bo **bo);
  */
 int fdif_bo_import(struct fdif_device *dev, int dmabuf_fd, struct fdif_bo **bo);
 /**
+ * fdif_bo_export() - a dma-buf fd for @bo (close-on-exec, read-write), to
+ * share it with another device or process; the fd is the caller's to
+ * close, and keeps the buffer alive after fdif_bo_free()
+ */
+int fdif_bo_export(struct fdif_bo *bo, int *dmabuf_fd);
+/**
  * fdif_bo_map() - CPU mapping (made once, kept until fdif_bo_free())
  * An imported BO is mapped through its dma-buf; if its exporter needs CPU
  * access bracketed, use DMA_BUF_IOCTL_SYNC on the dma-buf fd around it.
  */
 int fdif_bo_map(struct fdif_bo *bo, void **ptr);
 size_t fdif_bo_size(const struct fdif_bo *bo);
-/** fdif_bo_handle() - the GEM handle, e.g. for drmPrimeHandleToFD() */
+/** fdif_bo_handle() - the GEM handle on fdif_device_fd() */
 uint32_t fdif_bo_handle(const struct fdif_bo *bo);
 /**
  * fdif_bo_free() - drop a reference to @bo (fdif_bo_create() and every
@@ -313,44 +295,7 @@ uint32_t fdif_bo_handle(const struct fdif_bo *bo);
  */
 void fdif_bo_free(struct fdif_bo *bo);
 
-/* Jobs */
-
-/**
- * fdif_params_init() - whole frame, upright, the device's smallest minimum
- * size (min_size 0) and its recommended threshold (FDIF_LHIT_DEFAULT)
- */
-void fdif_params_init(struct fdif_params *p);
-
-/**
- * fdif_submit() - queue a detection on the 8-bit grey frame at @offset in
- * @picture; returns at once
- * The frame is fdif_caps.frame_width x frame_height pixels, rows
- * fdif_caps.frame_stride bytes apart (OMAP4: 320x240, 320); @offset is
- * aligned to fdif_caps.offset_align. @p->direction must not be
- * FDIF_DIR_ALL. fdif_submit_requests() with one request on that picture.
- * Return: 0, -EINVAL for a bad parameter (a picture BO too small, a
- * misaligned offset...), -ENOTSUP if the device takes no grey frame.
- */
-int fdif_submit(struct fdif_device *dev, struct fdif_bo *picture,
-		uint32_t offset, const struct fdif_params *p,
-		struct fdif_job **job);
-/**
- * fdif_submit_batch() - queue @count detections on one frame in one call
- * @params: @count requests, one a job (e.g. one a direction)
- * @jobs: @count jobs out, in the order of @params
- *
- * All or nothing: either every job is queued, or none and *@jobs are NULL.
- * The jobs run in array order. @count is 1..fdif_caps.max_jobs.
- */
-int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
-		      uint32_t offset, const struct fdif_params *params,
-		      unsigned int count, struct fdif_job **jobs);
-/*
- * Requests: any picture the device takes, several directions and classes,
- * input fences, several pictures in one batch (LIBFDIF_DRM_2.1).
- * fdif_submit() and fdif_submit_batch() are these on the device's grey
- * frame.
- */
+/* Jobs: any picture the device takes, in BOs */
 
 /* struct fdif_format.flags: a plane's stride must be its row's bytes */
 #define FDIF_FORMAT_PACKED_ROWS	(1u << 0)
@@ -370,8 +315,7 @@ int fdif_submit_batch(struct fdif_device *dev, struct fdif_bo *picture,
  * @offset_align: alignment of each plane's offset in its BO
  * @stride_align: alignment of each plane's stride
  *
- * Size-prefixed: the library fills in the first @size bytes it knows and
- * zeroes the rest, so that the structure can grow at its end.
+ * Size-prefixed, as struct fdif_caps.
  */
 struct fdif_format {
 	uint32_t size;
@@ -385,44 +329,15 @@ struct fdif_format {
 
 /**
  * fdif_query_format() - the device's @index-th picture format (from 0)
- * Return: 0, -ENOENT past the last one, -EINVAL if @fmt->size is smaller
- * than the structure's first version (up to @stride_align).
+ * Return: 0, -ENOENT past the last one, -EINVAL for a bad @fmt->size.
  */
 int fdif_query_format(struct fdif_device *dev, unsigned int index,
 		      struct fdif_format *fmt);
 
 /**
- * struct fdif_limits - what one submission may ask for
- * @size: set by the caller: sizeof(struct fdif_limits)
- * @max_jobs: most jobs one fdif_submit_requests() queues
- * @max_job_directions: most directions one job scans (OMAP4: 1); a
- *	request's direction mask takes this many a job
- * @max_job_classes: most object classes one request asks for
- * @max_syncs: most input fences (syncobjs and sync_files) a request waits for
- * @num_formats: picture formats (fdif_query_format())
- * @classes: mask of enum fdif_object_class the device detects
- * @directions: mask of enum fdif_direction it scans faces in
- *
- * Size-prefixed, as struct fdif_format.
- */
-struct fdif_limits {
-	uint32_t size;
-	uint32_t max_jobs;
-	uint32_t max_job_directions;
-	uint32_t max_job_classes;
-	uint32_t max_syncs;
-	uint32_t num_formats;
-	uint32_t classes;
-	uint32_t directions;
-};
-
-/** fdif_query_limits() - fill in @limits; -EINVAL for a too small @size */
-int fdif_query_limits(struct fdif_device *dev, struct fdif_limits *limits);
-
-/**
  * struct fdif_plane - one plane of a picture
- * @bo: the BO holding it (planes may share one); NULL for a plane the
- *	format does not have
+ * @bo: the BO holding it (planes may share one), made on the device the
+ *	picture is submitted to; NULL for a plane the format does not have
  * @offset: bytes from the BO's start to the plane's first row, a multiple
  *	of fdif_format.offset_align
  * @stride: bytes from one row to the next, a multiple of
@@ -452,14 +367,14 @@ struct fdif_picture {
  * struct fdif_request - one picture to look at, and what to look for
  * @size: sizeof(struct fdif_request), set by fdif_request_init()
  * @picture: the picture
- * @classes: mask of enum fdif_object_class to look for: classes the
- *	device detects (fdif_limits.classes), at most max_job_classes
- * @directions: mask of enum fdif_direction (bit n: direction n, not
- *	FDIF_DIR_ALL) to scan, each scanned by every class asked for; the
- *	library splits it into the fewest jobs, max_job_directions a job
- * @min_size: smallest object width in @picture's pixels, one of
- *	fdif_caps.min_sizes, or 0 for the smallest
- * @lhit: threshold as in struct fdif_params
+ * @classes: FDIF_CLASS_* to look for: classes the device detects
+ *	(fdif_caps.classes), at most fdif_caps.max_job_classes
+ * @directions: FDIF_DIR_* to scan, each scanned by every class asked for;
+ *	the library splits it into the fewest jobs, max_job_directions a job
+ * @min_size: smallest object width in @picture's pixels, the width of one
+ *	of fdif_query_min_size()'s, or 0 for the smallest
+ * @threshold: 0..fdif_caps.max_threshold, larger is stricter;
+ *	FDIF_THRESHOLD_DEFAULT for the device's own
  * @roi_x: region of interest in @picture's pixels (DOC: coordinates)
  * @roi_y: ...
  * @roi_width: ...
@@ -479,41 +394,41 @@ struct fdif_picture {
  *
  * Each syncobj must hold a fence (at its point) when submitted; a fence
  * that ends in an error cancels the jobs (their result: -ECANCELED). All
- * the input fences together are at most fdif_limits.max_syncs.
+ * the input fences together are at most fdif_caps.max_syncs.
  */
 struct fdif_request {
 	uint32_t size;
 	struct fdif_picture picture;
 	uint32_t classes;
 	uint32_t directions;
-	unsigned int min_size;
-	unsigned int lhit;
-	unsigned int roi_x, roi_y, roi_width, roi_height;
+	uint32_t min_size;
+	uint32_t threshold;
+	uint32_t roi_x, roi_y, roi_width, roi_height;
 	const uint32_t *in_syncobjs;
 	const uint64_t *in_points;
-	unsigned int num_in_syncobjs;
+	uint32_t num_in_syncobjs;
 	const int *in_fence_fds;
-	unsigned int num_in_fence_fds;
+	uint32_t num_in_fence_fds;
 	uint32_t reserved;
 };
 
 /**
  * fdif_request_init() - zero @size bytes of @req and set its defaults:
- * faces (FDIF_CLASS_FACE), upright (FDIF_DIR_UP), the smallest minimum
- * size, the recommended threshold, the whole picture, no input fences
+ * faces, upright, the smallest minimum size, the device's threshold, the
+ * whole picture, no input fences
  * @size: sizeof(*@req) as the caller knows it
  */
 void fdif_request_init(struct fdif_request *req, size_t size);
 /**
  * fdif_request_jobs() - how many jobs @req takes (its direction mask split
  * max_job_directions a job), checking it as fdif_submit_requests() does
- * Return: the number of jobs, or -EINVAL for a request the device cannot
- * take (a picture outside its formats' limits, a plane too small for its
- * BO, a class or direction it does not scan, ...).
+ * Return: the number of jobs, or what fdif_submit_requests() would refuse
+ * it with.
  */
 int fdif_request_jobs(struct fdif_device *dev, const struct fdif_request *req);
 /**
- * fdif_submit_requests() - queue the jobs of @count requests in one call
+ * fdif_submit_requests() - queue the jobs of @count requests in one call;
+ * returns at once
  * @reqs: @count requests, reqs[0].size bytes apart (an array of struct
  *	fdif_request), each made by fdif_request_init() with that size
  * @jobs: out, the jobs in request order, each request's directions in
@@ -523,12 +438,15 @@ int fdif_request_jobs(struct fdif_device *dev, const struct fdif_request *req);
  *
  * All or nothing: every request is checked against what the device
  * reported before anything is queued; on an error no job is queued and
- * @jobs are NULL. The jobs run in array order; each has its own fence and
- * result (in its picture's pixels), as from fdif_submit().
+ * @jobs are NULL. The jobs run in array order; each has its own fence
+ * (fdif_job_fence_fd(), pollable, or fdif_job_syncobj()) and result, in
+ * its picture's pixels. A picture's BOs may be written again once the
+ * jobs reading them are done.
  * Return: 0, -EINVAL for a request the device cannot take, a @count of 0,
- * more jobs than @max_jobs or than fdif_limits.max_jobs, -E2BIG for a
- * request longer than this library knows with a non-zero tail, or an
- * error of the kernel's (-ENOENT: an unknown syncobj...).
+ * more jobs than @max_jobs or than fdif_caps.max_jobs, -EXDEV for a plane
+ * in a BO of another device, -E2BIG for a request longer than this library
+ * knows with a non-zero tail, or an error of the kernel's (-ENOENT: an
+ * unknown syncobj...).
  */
 int fdif_submit_requests(struct fdif_device *dev, const struct fdif_request *reqs,
 			 unsigned int count, struct fdif_job **jobs,
@@ -541,47 +459,54 @@ uint32_t fdif_job_syncobj(const struct fdif_job *job);
 /**
  * fdif_job_wait() - wait up to @timeout_ns from now (< 0: forever)
  * The deadline is fixed when called (CLOCK_MONOTONIC): signals do not
- * extend it. Return: 0 when done, -ETIME if not done in time.
+ * extend it. Return: 0 when done, -EBUSY if not done in time.
  */
 int fdif_job_wait(struct fdif_job *job, int64_t timeout_ns);
+
+/* fdif_jobs_wait() flags: wait for every job, not the first to end */
+#define FDIF_WAIT_ALL	(1u << 0)
+
+/**
+ * fdif_jobs_wait() - wait for any (or, FDIF_WAIT_ALL, every) one of @count
+ * jobs of one device, up to @timeout_ns from now (< 0: forever)
+ * @first: out (may be NULL), without FDIF_WAIT_ALL: the index of a job
+ *	that is done
+ * Return: 0, -EBUSY if not done in time, -EINVAL for jobs of several
+ * devices, unknown @flags or a @count of 0.
+ */
+int fdif_jobs_wait(struct fdif_job *const *jobs, unsigned int count,
+		   unsigned int flags, int64_t timeout_ns, unsigned int *first);
 /**
  * fdif_job_result() - the faces of a finished job, in its picture's
- * pixels, most confident first; at most @max of them
- * Return: the number of faces, the job's error (-EIO, -ETIMEDOUT,
- * -ECANCELED, -ENODEV), -EBUSY if the job is not done yet, or -EPROTO for
- * a result this library cannot read.
+ * pixels, most confident first; at most @max of them written
+ * Return: how many faces the job found (also those past @max, as
+ * snprintf() does: a return over @max says the array was too small), the
+ * job's error (-EIO, -ETIMEDOUT, -ECANCELED, -ENODEV), -EBUSY if the job
+ * is not done yet, or -EPROTO for a result this library cannot read.
  */
 int fdif_job_result(struct fdif_job *job, struct fdif_face *faces,
 		    unsigned int max);
 void fdif_job_free(struct fdif_job *job);
 
-/* Images */
+/* Pictures in memory */
 
 /**
- * struct fdif_image - a decoded picture
+ * struct fdif_image - a picture in memory
  * @width: in pixels
  * @height: in pixels
  * @channels: 1 (grey) or 3 (RGB)
  * @stride: bytes per row
- * @pixels: the pixels, malloc()ed
+ * @pixels: the pixels; this library only reads them
+ *
+ * Decoding pictures from files, and freeing what a decoder allocated, is
+ * libfdif-image's (<fdif/image.h>): this library needs no image format
+ * library. A program may fill one in around its own buffer (a camera
+ * frame).
  */
 struct fdif_image {
 	unsigned int width, height, channels, stride;
 	uint8_t *pixels;
 };
-
-/*
- * Decoding and writing pictures (fdif_image_load(), fdif_image_save_png(),
- * drawing...) is libfdif-image's, <fdif/image.h>: this library needs no
- * image format library. A struct fdif_image from it (or one the program
- * fills in itself, e.g. around a camera buffer) is what the calls below
- * take.
- */
-
-/** fdif_image_free() - free @img's pixels (malloc()ed) and zero it */
-void fdif_image_free(struct fdif_image *img);
-/** fdif_image_to_gray() - BT.601 luma of @src as a new 1-channel image */
-int fdif_image_to_gray(const struct fdif_image *src, struct fdif_image *dst);
 
 /**
  * struct fdif_frame_map - how a picture was fitted into a frame
@@ -595,8 +520,9 @@ struct fdif_frame_map {
 };
 
 /**
- * fdif_image_fit_frame() - resize a grey picture into a frame
- * @gray: a 1-channel picture of any size
+ * fdif_image_fit_frame() - resize a picture into an 8-bit grey frame
+ * @img: a 1-channel (grey) or 3-channel (RGB, turned to BT.601 luma)
+ *	picture of any size
  * @frame: @height rows of @width bytes, @stride bytes apart (for the
  *	device: fdif_caps.frame_width, frame_height and frame_stride)
  * @width: frame width in pixels
@@ -608,16 +534,10 @@ struct fdif_frame_map {
  * with an area filter (each frame pixel the mean of the picture area it
  * covers). The bytes between rows are left alone.
  */
-int fdif_image_fit_frame(const struct fdif_image *gray, uint8_t *frame,
+int fdif_image_fit_frame(const struct fdif_image *img, uint8_t *frame,
 			 unsigned int width, unsigned int height,
 			 unsigned int stride, struct fdif_frame_map *map);
-/**
- * fdif_image_fit() - fdif_image_fit_frame() into the OMAP4's frame:
- * FDIF_FRAME_WIDTH x FDIF_FRAME_HEIGHT bytes, stride FDIF_FRAME_WIDTH
- */
-int fdif_image_fit(const struct fdif_image *gray, uint8_t *frame,
-		   struct fdif_frame_map *map);
-/** fdif_map_face() - a face in frame pixels to picture pixels (center, size, box) */
+/** fdif_map_face() - a face in frame pixels to picture pixels (center, box) */
 void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *face);
 /**
  * fdif_merge_faces() - drop duplicates (centers within half a face, sizes
@@ -627,16 +547,83 @@ void fdif_map_face(const struct fdif_frame_map *map, struct fdif_face *face);
 unsigned int fdif_merge_faces(struct fdif_face *faces, unsigned int n);
 
 /**
- * fdif_detect_image() - everything: fit into the device's grey frame,
- * submit (for FDIF_DIR_ALL every direction the device scans, in the
- * fewest jobs, in one batch), wait, merge, map back to @img's pixels
- * Return: 0 and *@count faces (only those inside @p's ROI, if it has one),
- * or a negative errno (-EINVAL for an ROI not inside @img, -ENOTSUP if
- * the device takes no grey frame).
+ * struct fdif_params - what fdif_detect_image() looks for
+ * @size: sizeof(struct fdif_params), set by fdif_params_init()
+ * @directions: FDIF_DIR_* to scan (fdif_caps.directions: every one the
+ *	device scans); the faces several scans found are merged
+ * @min_size: smallest face in pixels of the frame the picture is fitted
+ *	into: the width of one of fdif_query_min_size()'s, or 0 for the smallest
+ * @threshold: as fdif_request.threshold
+ * @roi_x: region of interest in the picture's pixels (DOC: coordinates)
+ * @roi_y: ...
+ * @roi_width: ...
+ * @roi_height: ...
+ * @timeout_ns: how long fdif_detect_image() waits for the device (< 0:
+ *	forever; fdif_params_init(): 10 s)
+ *
+ * Size-prefixed (above).
+ */
+struct fdif_params {
+	uint32_t size;
+	uint32_t directions;
+	uint32_t min_size;
+	uint32_t threshold;
+	uint32_t roi_x, roi_y, roi_width, roi_height;
+	int64_t timeout_ns;
+};
+
+/**
+ * fdif_params_init() - zero @size bytes of @p and set its defaults: the
+ * whole picture, upright, the device's smallest minimum size and its own
+ * threshold, a 10 s timeout
+ * @size: sizeof(*@p) as the caller knows it
+ */
+void fdif_params_init(struct fdif_params *p, size_t size);
+
+/**
+ * fdif_detect_start() - fit @img into the device's grey frame and queue
+ * its scans (every direction of @p, in the fewest jobs); returns at once
+ * @det: out, the detection: fdif_detection_wait(), fdif_detection_result()
+ *	and fdif_detection_free(). @img may be freed or changed once this
+ *	returns (the frame is the library's, a BO kept for the next
+ *	detection once this one is done).
+ * Return: 0, -EINVAL for bad parameters (an ROI not inside @img...),
+ * -ENOTSUP if the device takes no grey frame.
+ */
+int fdif_detect_start(struct fdif_device *dev, const struct fdif_image *img,
+		      const struct fdif_params *p, struct fdif_detection **det);
+/**
+ * fdif_detection_fence_fd() - a sync_file fd that polls readable when
+ * every job of @det is done (made on the first call: a merge of the jobs'
+ * fences); owned by @det
+ * Return: the fd, or a negative errno if the fences could not be merged.
+ */
+int fdif_detection_fence_fd(struct fdif_detection *det);
+/** fdif_detection_wait() - as fdif_job_wait(), for every job of @det */
+int fdif_detection_wait(struct fdif_detection *det, int64_t timeout_ns);
+/**
+ * fdif_detection_result() - the faces in @img's pixels (only those inside
+ * the ROI, if there is one), duplicates of several scans merged, most
+ * confident first; at most @max written
+ * Return: as fdif_job_result(): how many there are, or an error.
+ */
+int fdif_detection_result(struct fdif_detection *det, struct fdif_face *faces,
+			  unsigned int max);
+/**
+ * fdif_detection_free() - free @det at once, done or not (jobs still
+ * running are the kernel's to end; their results are not read)
+ */
+void fdif_detection_free(struct fdif_detection *det);
+
+/**
+ * fdif_detect_image() - fdif_detect_start(), fdif_detection_wait() for
+ * @p->timeout_ns, fdif_detection_result(), fdif_detection_free()
+ * Return: as fdif_detection_result(); -EBUSY if the device took longer
+ * than @p->timeout_ns.
  */
 int fdif_detect_image(struct fdif_device *dev, const struct fdif_image *img,
 		      const struct fdif_params *p, struct fdif_face *faces,
-		      unsigned int max, unsigned int *count);
+		      unsigned int max);
 
 /** fdif_strerror() - a message for a negative errno from this library */
 const char *fdif_strerror(int err);
