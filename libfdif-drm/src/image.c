@@ -708,13 +708,64 @@ static int save_tmp_create(const char *dest, char **tmp, int *fd)
 	return -err;
 }
 
+/* libjpeg's errors back to write_jpeg(), with the errno of a failed write */
+struct jpeg_write_err {
+	struct jpeg_error_mgr mgr;
+	jmp_buf jmp;
+	int err;
+};
+
+static void jpeg_write_exit(j_common_ptr cinfo)
+{
+	struct jpeg_write_err *e = (struct jpeg_write_err *)cinfo->err;
+
+	e->err = errno ? errno : EIO;
+	longjmp(e->jmp, 1);
+}
+
+/* @img as a baseline JPEG of @quality into @f, which is closed: as write_png() */
+static int write_jpeg(FILE *f, const struct fdif_image *img, int quality)
+{
+	struct jpeg_compress_struct c;
+	struct jpeg_write_err err = { .err = 0 };
+	unsigned int y;
+
+	c.err = jpeg_std_error(&err.mgr);
+	err.mgr.error_exit = jpeg_write_exit;
+	jpeg_create_compress(&c);
+	errno = 0;
+	if (setjmp(err.jmp)) {
+		jpeg_destroy_compress(&c);
+		fclose(f);
+		return -err.err;
+	}
+	jpeg_stdio_dest(&c, f);
+	c.image_width = img->width;
+	c.image_height = img->height;
+	c.input_components = (int)img->channels;
+	c.in_color_space = img->channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, quality, TRUE);
+	jpeg_start_compress(&c, TRUE);
+	for (y = 0; y < img->height; y++) {
+		JSAMPROW row = img->pixels + (size_t)y * img->stride;
+
+		jpeg_write_scanlines(&c, &row, 1);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	errno = 0;
+	return fclose(f) ? (errno ? -errno : -EIO) : 0;
+}
+
 /*
- * Written to a file of its own in the same directory, renamed over @path
- * once complete: @path is never half-written, and an error leaves it as
- * it was. What is there and no regular file (a FIFO, /dev/stdout) is
- * written in place, as fopen() would.
+ * @img written by write_png() or, @quality 1..100, write_jpeg() to a file
+ * of its own in the same directory, renamed over @path once complete:
+ * @path is never half-written, and an error leaves it as it was. What is
+ * there and no regular file (a FIFO, /dev/stdout) is written in place,
+ * as fopen() would.
  */
-int fdif_image_save_png(const char *path, const struct fdif_image *img)
+static int save_atomic(const char *path, const struct fdif_image *img, int quality)
 {
 	struct stat st, lst;
 	char *real = NULL, *tmp = NULL;
@@ -722,12 +773,12 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 	int fd, ret, replace = 0;
 	FILE *f;
 
-	if (img->channels != 1 && img->channels != 3)
-		return -EINVAL;
 	if (!stat(path, &st)) {
 		if (!S_ISREG(st.st_mode)) {
 			f = fopen(path, "wbe");	/* e: close-on-exec */
-			return f ? write_png(f, img) : -errno;
+			if (!f)
+				return -errno;
+			return quality ? write_jpeg(f, img, quality) : write_png(f, img);
 		}
 		replace = 1;
 		/* a symbolic link to a file: that file is replaced, not the link */
@@ -748,7 +799,7 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 		(void)!fchmod(fd, st.st_mode & 07777);
 	f = fdopen(fd, "wb");
 	if (f) {
-		ret = write_png(f, img);
+		ret = quality ? write_jpeg(f, img, quality) : write_png(f, img);
 	} else {
 		ret = -errno;
 		close(fd);
@@ -760,6 +811,23 @@ int fdif_image_save_png(const char *path, const struct fdif_image *img)
 	free(tmp);
 	free(real);
 	return ret;
+}
+
+int fdif_image_save_png(const char *path, const struct fdif_image *img)
+{
+	if (img->channels != 1 && img->channels != 3)
+		return -EINVAL;
+	return save_atomic(path, img, 0);
+}
+
+int fdif_image_save_jpeg(const char *path, const struct fdif_image *img,
+			 unsigned int quality)
+{
+	if ((img->channels != 1 && img->channels != 3) || !quality || quality > 100 ||
+	    !img->width || !img->height || img->width > JPEG_MAX_DIMENSION ||
+	    img->height > JPEG_MAX_DIMENSION)
+		return -EINVAL;
+	return save_atomic(path, img, (int)quality);
 }
 
 /* --- JPEG ------------------------------------------------------------- */

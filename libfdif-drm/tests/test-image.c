@@ -1385,7 +1385,8 @@ static char *dir_names(const char *dir)
  * past @limit bytes (RLIMIT_FSIZE, SIGXFSZ ignored: the write that would
  * goes short, then fails with EFBIG): its return value.
  */
-static int save_fsize_limited(const char *path, const struct fdif_image *img, rlim_t limit)
+static int save_fsize_limited_as(const char *path, const struct fdif_image *img, rlim_t limit,
+				 int jpeg)
 {
 	int status;
 	pid_t pid;
@@ -1398,13 +1399,18 @@ static int save_fsize_limited(const char *path, const struct fdif_image *img, rl
 
 		if (signal(SIGXFSZ, SIG_IGN) == SIG_ERR || setrlimit(RLIMIT_FSIZE, &r))
 			_exit(255);
-		ret = fdif_image_save_png(path, img);
+		ret = jpeg ? fdif_image_save_jpeg(path, img, 95) : fdif_image_save_png(path, img);
 		_exit(ret < 0 && ret > -255 ? -ret : ret ? 255 : 0);
 	}
 	g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
 	g_assert_true(WIFEXITED(status));
 	g_assert_cmpint(WEXITSTATUS(status), !=, 255);
 	return -WEXITSTATUS(status);
+}
+
+static int save_fsize_limited(const char *path, const struct fdif_image *img, rlim_t limit)
+{
+	return save_fsize_limited_as(path, img, limit, 0);
 }
 
 static void assert_file_is(const char *path, const char *want)
@@ -1496,6 +1502,67 @@ static void test_png_save_atomic(void)
 }
 
 /*
+ * JPEG out (fdif-detect --facedetect -o x.jpg): libfdif-image's, the same
+ * atomic save as a PNG's. Before, the CLI had a writer of its own that
+ * opened the file in place (fopen(path, "w")): a failed write left part
+ * of a JPEG where the old file was.
+ */
+static void test_jpeg_save(void)
+{
+	static const char old[] = "the old contents";
+	g_autofree char *dir = tmp("jpeg-out"), *path = NULL, *names = NULL;
+	struct fdif_image img, back;
+	unsigned int ch;
+	size_t i;
+
+	g_assert_cmpint(g_mkdir(dir, 0700), ==, 0);
+	path = g_build_filename(dir, "out.jpg", NULL);
+	for (ch = 1; ch <= 3; ch += 2) {
+		long diff = 0;
+
+		make_image(&img, 64, 48, ch);
+		g_autofree char *data = NULL;
+		gsize len;
+
+		g_assert_cmpint(fdif_image_save_jpeg(path, &img, 95), ==, 0);
+		/* a JFIF file: SOI, then APP0 "JFIF" */
+		g_assert_true(g_file_get_contents(path, &data, &len, NULL));
+		g_assert_cmpuint(len, >, 11);
+		g_assert_cmpmem(data, 4, "\xff\xd8\xff\xe0", 4);
+		g_assert_cmpmem(data + 6, 4, "JFIF", 4);
+		g_assert_cmpint(fdif_image_load(path, &back), ==, 0);
+		g_assert_cmpuint(back.width, ==, 64);
+		g_assert_cmpuint(back.height, ==, 48);
+		g_assert_cmpuint(back.channels, ==, ch);
+		for (i = 0; i < (size_t)64 * 48 * ch; i++)
+			diff += labs((long)back.pixels[i] - img.pixels[i]);
+		/* the same picture, within JPEG's loss of make_image()'s sharp edges */
+		g_assert_cmpint(diff / (64 * 48 * (long)ch), <=, 32);
+		fdif_image_free(&back);
+		g_free(img.pixels);
+	}
+	make_image(&img, 64, 48, 3);
+	g_assert_cmpint(fdif_image_save_jpeg(path, &img, 0), ==, -EINVAL);
+	g_assert_cmpint(fdif_image_save_jpeg(path, &img, 101), ==, -EINVAL);
+	img.channels = 2;
+	g_assert_cmpint(fdif_image_save_jpeg(path, &img, 95), ==, -EINVAL);
+	img.channels = 3;
+	/* libjpeg's error is returned, not its exit(): a full disk's errno */
+	g_assert_cmpint(fdif_image_save_jpeg("/dev/full", &img, 95), ==, -ENOSPC);
+	g_free(img.pixels);
+
+	write_file(path, old, strlen(old));
+	make_noise(&img, 500, 500);	/* a JPEG far over 64 KiB at quality 95 */
+	g_assert_cmpint(save_fsize_limited_as(path, &img, 64 << 10, 1), ==, -EFBIG);
+	assert_file_is(path, old);
+	names = dir_names(dir);
+	g_assert_cmpstr(names, ==, "out.jpg ");
+	g_unlink(path);
+	g_rmdir(dir);
+	g_free(img.pixels);
+}
+
+/*
  * A PNG that cannot be written says why: the open()'s errno, or the
  * failed write's (a full disk: -ENOSPC, where it was -EIO, which
  * fdif_strerror() words as the device's error). /dev/full, a device, is
@@ -1533,6 +1600,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/libfdif/image/png-roundtrip", test_png_roundtrip);
 	g_test_add_func("/libfdif/image/png-save-errors", test_png_save_errors);
 	g_test_add_func("/libfdif/image/png-save-atomic", test_png_save_atomic);
+	g_test_add_func("/libfdif/image/jpeg-save", test_jpeg_save);
 	g_test_add_func("/libfdif/image/pnm", test_pnm);
 	g_test_add_func("/libfdif/image/pnm-ascii-maxval", test_pnm_ascii_maxval);
 	g_test_add_func("/libfdif/image/jpeg", test_jpeg);

@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -17,7 +16,6 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
-#include <jpeglib.h>
 
 #include "fdif/fdif.h"
 #include "fdif/image.h"
@@ -485,59 +483,12 @@ static int fd_format(const char *path)
 	return 0;
 }
 
-/* libjpeg's errors back to fd_save(), not exit() (jpeg_std_error()'s) */
-struct fd_jpeg_error {
-	struct jpeg_error_mgr mgr;
-	jmp_buf jump;
-	int err;		/* errno when it happened (a write: ENOSPC...) */
-};
-
-static void fd_jpeg_exit(j_common_ptr c)
-{
-	struct fd_jpeg_error *e = (struct fd_jpeg_error *)c->err;
-
-	e->err = errno ? errno : EIO;
-	longjmp(e->jump, 1);
-}
-
 /* -o: the picture with the faces outlined, as fd_format() says */
 static int fd_save(const char *path, const struct fdif_image *rgb)
 {
-	struct jpeg_compress_struct c;
-	struct fd_jpeg_error err;
-	unsigned int y;
-	FILE *f;
-
 	if (fd_format(path) == 'p')
 		return fdif_image_save_png(path, rgb);
-	f = fopen(path, "wbe");
-	if (!f)
-		return -errno;
-	c.err = jpeg_std_error(&err.mgr);
-	err.mgr.error_exit = fd_jpeg_exit;
-	jpeg_create_compress(&c);
-	if (setjmp(err.jump)) {
-		jpeg_destroy_compress(&c);
-		fclose(f);
-		return -err.err;
-	}
-	jpeg_stdio_dest(&c, f);
-	c.image_width = rgb->width;
-	c.image_height = rgb->height;
-	c.input_components = 3;
-	c.in_color_space = JCS_RGB;
-	jpeg_set_defaults(&c);
-	jpeg_set_quality(&c, 95, TRUE);
-	jpeg_start_compress(&c, TRUE);
-	for (y = 0; y < rgb->height; y++) {
-		JSAMPROW row = rgb->pixels + (size_t)y * rgb->stride;
-
-		jpeg_write_scanlines(&c, &row, 1);
-	}
-	errno = 0;
-	jpeg_finish_compress(&c);
-	jpeg_destroy_compress(&c);
-	return fclose(f) ? -errno : 0;
+	return fdif_image_save_jpeg(path, rgb, 95);
 }
 
 static int facedetect_main(int argc, char **argv, const char *prog)

@@ -3,13 +3,14 @@
  * libfdif-image - pictures in and out for libfdif-drm
  *
  * Decoding PGM/PPM, PNG (libpng) and JPEG (libjpeg-turbo) pictures from a
- * file, a stream or memory, writing PNG, grey and RGB copies, drawing,
- * into and from the struct fdif_image of <fdif/fdif.h>, and freeing the
- * pictures this library allocates (fdif_image_free()). A separate library
- * so that a program that only submits frames (a camera app) links
- * libfdif-drm alone, without the image format libraries; pkg-config:
- * libfdif-image (it requires libfdif-drm for <fdif/fdif.h>; the library
- * itself calls nothing of it: fdif_strerror() words its errors).
+ * file, a stream or memory, writing PNG and JPEG, grey and RGB copies,
+ * drawing, into and from the struct fdif_image of <fdif/fdif.h>, and
+ * freeing the pictures this library allocates (fdif_image_free()). A
+ * separate library so that a program that only submits frames (a camera
+ * app) links libfdif-drm alone, without the image format libraries;
+ * pkg-config: libfdif-image (it requires libfdif-drm for <fdif/fdif.h>;
+ * the library itself calls nothing of it: fdif_strerror() words its
+ * errors).
  *
  * Every function that can fail returns 0 on success and a negative errno
  * on failure. The library never prints and never exits; every file it
@@ -222,6 +223,16 @@ void fdif_image_free(struct fdif_image *img);
  * none) or rename().
  */
 int fdif_image_save_png(const char *path, const struct fdif_image *img);
+/**
+ * fdif_image_save_jpeg() - write a 1- or 3-channel @img as a baseline
+ * JFIF file of @quality (1..100, libjpeg's scale; 95 keeps drawn boxes
+ * sharp), by libjpeg-turbo, in the same way as fdif_image_save_png():
+ * never half-written, an error leaves @path as it was
+ * Return: as fdif_image_save_png(); -EINVAL also for a @quality outside
+ * 1..100 or a side over 65500 (JPEG's largest).
+ */
+int fdif_image_save_jpeg(const char *path, const struct fdif_image *img,
+			 unsigned int quality);
 /**
  * fdif_image_to_gray() - a new 1-channel picture, the BT.601 luma of @src
  * (1 or 3 channels; a grey one is copied)
