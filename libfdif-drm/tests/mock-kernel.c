@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,40 @@
 #include "mock-kernel.h"
 
 struct mock_kernel k;
+
+#ifdef MOCK_LOCK_UNSEEN
+/*
+ * The ThreadSanitizer build (libfdif-device-mock-tsan): this file is built
+ * without the sanitizer, and its lock is one the sanitizer does not see,
+ * as it does not see a kernel's. A pthread mutex here would order the
+ * library's threads at every ioctl in the sanitizer's eyes and hide a
+ * race between two of them that the kernel would not prevent.
+ */
+static int mock_lock_word;
+
+static void mock_lock_take(void)
+{
+	while (__atomic_exchange_n(&mock_lock_word, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void mock_lock_drop(void)
+{
+	__atomic_store_n(&mock_lock_word, 0, __ATOMIC_RELEASE);
+}
+#else
 pthread_mutex_t mock_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void mock_lock_take(void)
+{
+	pthread_mutex_lock(&mock_lock);
+}
+
+static void mock_lock_drop(void)
+{
+	pthread_mutex_unlock(&mock_lock);
+}
+#endif
 
 /* libdrm, as far as the library uses it */
 
@@ -33,9 +67,9 @@ drmVersionPtr drmGetVersion(int fd)
 {
 	drmVersionPtr v;
 
-	pthread_mutex_lock(&mock_lock);
+	mock_lock_take();
 	k.versions++;
-	pthread_mutex_unlock(&mock_lock);
+	mock_lock_drop();
 	if (k.is_device && !k.is_device(fd))
 		return NULL;	/* as libdrm on a file that is no DRM node */
 	v = calloc(1, sizeof(*v));
@@ -79,7 +113,7 @@ int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 
 	if (fstat(prime_fd, &st))
 		return -1;
-	pthread_mutex_lock(&mock_lock);
+	mock_lock_take();
 	k.prime_imports++;
 	for (h = 0; h < MAX_BOS; h++)
 		if (k.bo[h].live && k.bo[h].imported && k.bo[h].st_dev == st.st_dev &&
@@ -92,7 +126,7 @@ int drmPrimeFDToHandle(int fd, int prime_fd, uint32_t *handle)
 		k.bo[*handle - 1].st_dev = st.st_dev;
 		k.bo[*handle - 1].st_ino = st.st_ino;
 	}
-	pthread_mutex_unlock(&mock_lock);
+	mock_lock_drop();
 	return 0;
 }
 
@@ -479,7 +513,7 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 	int64_t nap = 0;
 	int ret;
 
-	pthread_mutex_lock(&mock_lock);
+	mock_lock_take();
 	if (core >= 0 && libdrm)
 		k.by_libdrm[core]++;
 	else if (core >= 0)
@@ -490,7 +524,7 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 
 		nap = MIN((int64_t)k.wait_sleep_ms * 1000000, left);
 	}
-	pthread_mutex_unlock(&mock_lock);
+	mock_lock_drop();
 	if (nap > 0) {
 		struct timespec ts = { nap / 1000000000, nap % 1000000000 };
 

@@ -16,7 +16,9 @@
  * and their fields mask. The driver itself is tested in the guest.
  *
  * Like the kernel, the fake takes calls from several threads at once: one
- * lock (mock_lock) serialises its ioctls, as the driver's locks do.
+ * lock (mock_lock) serialises its ioctls, as the driver's locks do. In the
+ * ThreadSanitizer build that lock is one the sanitizer does not see, and
+ * the fake is not instrumented (MOCK_LOCK_UNSEEN), as with a real kernel.
  */
 #include <errno.h>
 #include <fcntl.h>
