@@ -82,8 +82,8 @@ extern "C" {
  * Directions: which way faces look, as a bit mask (the directions a device
  * scans, fdif_caps.directions; a request's, fdif_request.directions); a
  * face's fdif_face.direction is the one bit of the scan that found it.
- * A device scans a range of in-plane rotations around each (OMAP4: 60
- * degrees, docs/hardware.md).
+ * A device scans a range of in-plane rotations around each; the face's
+ * fdif_face.angle says where in it the face was.
  */
 #define FDIF_DIR_UP	(1u << 0)	/* upright */
 #define FDIF_DIR_RIGHT	(1u << 1)	/* top of the head to the right: a quarter turn clockwise */
