@@ -212,8 +212,8 @@ static uint32_t round_up(uint32_t v, uint32_t align)
 }
 
 /*
- * Every format the device takes (dev->formats); the frame fdif_submit()
- * and fdif_detect_image() use is the largest 8-bit grey picture, if any.
+ * Every format the device takes (dev->formats); the frame fdif_detect_start()
+ * uses is the largest 8-bit grey picture, if any.
  */
 static int caps_formats(int fd, struct fdif_device *dev)
 {
