@@ -229,6 +229,7 @@ struct _GstFdifFaceDetect {
   GQueue inflight;		/* struct inflight *, oldest first */
   struct inflight *current;	/* the task's */
   GstFlowReturn flow;
+  gboolean reporting;		/* the task is posting a frame's error: its flow comes */
   gboolean halted;
   GSList *free_bos;		/* copy BOs no job reads */
 
@@ -627,6 +628,7 @@ gst_fdif_face_detect_start (GstBaseTransform * trans)
       self->caps.default_threshold);
   g_mutex_lock (&self->qlock);
   self->flow = GST_FLOW_OK;
+  self->reporting = FALSE;
   g_mutex_unlock (&self->qlock);
   self->imports = imports_new ();
   self->face_detected = FALSE;
@@ -1334,6 +1336,7 @@ set_flow (GstFdifFaceDetect * self, GstFlowReturn ret)
   g_mutex_lock (&self->qlock);
   if (self->flow == GST_FLOW_OK)
     self->flow = ret;
+  self->reporting = FALSE;
   g_cond_broadcast (&self->qcond);
   g_mutex_unlock (&self->qlock);
 }
@@ -1449,8 +1452,13 @@ finish_frame (GstFdifFaceDetect * self, struct inflight *fl, GstBuffer ** outbuf
   if (ret) {
     /*
      * The message first: the application sees the device's error, not the
-     * one upstream posts when its next push gets the flow
+     * one upstream posts when its next push gets the flow. Meanwhile a
+     * push waits (reporting): one that comes once the message is out
+     * gets the error, never an OK for a frame after a failed one.
      */
+    g_mutex_lock (&self->qlock);
+    self->reporting = TRUE;
+    g_mutex_unlock (&self->qlock);
     job_error (self, ret);
     set_flow (self, GST_FLOW_ERROR);
     g_free (faces);
@@ -1655,8 +1663,8 @@ gst_fdif_face_detect_generate_output (GstBaseTransform * trans, GstBuffer ** out
     return GST_FLOW_OK;
   trans->queued_buf = NULL;
   g_mutex_lock (&self->qlock);
-  while (!self->halted && self->flow == GST_FLOW_OK &&
-      g_queue_get_length (&self->inflight) + (self->current ? 1 : 0) >= DEPTH)
+  while (!self->halted && (self->reporting || (self->flow == GST_FLOW_OK &&
+              g_queue_get_length (&self->inflight) + (self->current ? 1 : 0) >= DEPTH)))
     g_cond_wait (&self->qcond, &self->qlock);
   ret = self->halted ? GST_FLOW_FLUSHING : self->flow;
   g_mutex_unlock (&self->qlock);
