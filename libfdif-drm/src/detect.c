@@ -130,17 +130,7 @@ void fdif_params_init(struct fdif_params *p, size_t size)
 /* @in (as long as the caller knows it) read into @p: as fdif_request's */
 static int params_read(const struct fdif_params *in, struct fdif_params *p)
 {
-	const unsigned char *tail = (const unsigned char *)in;
-	uint32_t i, size = in->size;
-
-	if (size < PARAMS_V1_SIZE || size > 4096)
-		return -EINVAL;
-	for (i = sizeof(*p); i < size; i++)
-		if (tail[i])
-			return -E2BIG;
-	memset(p, 0, sizeof(*p));
-	memcpy(p, in, size < sizeof(*p) ? size : sizeof(*p));
-	return 0;
+	return fdif_sized_read(in, in->size, PARAMS_V1_SIZE, p, sizeof(*p));
 }
 
 /*

@@ -573,9 +573,6 @@ int fdif_device_fd(const struct fdif_device *dev)
 	return dev->fd;
 }
 
-/* the largest size a caller's size-prefixed struct may claim */
-#define FDIF_STRUCT_MAX 4096
-
 /*
  * A size-prefixed answer: the first *@out's size bytes of @in (@in_size
  * bytes, what this library knows), the rest zeroed.
@@ -1030,18 +1027,12 @@ struct req_plan {
 static int request_read(const struct fdif_request *req, uint32_t size,
 			struct fdif_request *r)
 {
-	const unsigned char *tail = (const unsigned char *)req;
-	uint32_t i;
+	int ret;
 
-	/* as the kernel caps a job's size: a size never set is no multi-GB read */
-	if (size < REQUEST_V1_SIZE || req->size != size || size > FDIF_STRUCT_MAX)
+	if (size < REQUEST_V1_SIZE || req->size != size)
 		return -EINVAL;
-	for (i = sizeof(*r); i < size; i++)
-		if (tail[i])
-			return -E2BIG;
-	memset(r, 0, sizeof(*r));
-	memcpy(r, req, MIN(size, sizeof(*r)));
-	return r->reserved ? -EINVAL : 0;
+	ret = fdif_sized_read(req, size, REQUEST_V1_SIZE, r, sizeof(*r));
+	return ret ? ret : r->reserved ? -EINVAL : 0;
 }
 
 static int request_plan(const struct fdif_device *dev, const struct fdif_request *r,

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fdif/fdif.h"
 
@@ -41,6 +42,32 @@ static inline int fdif_image_alloc(struct fdif_image *img, unsigned int w,
 	img->stride = w * channels;
 	img->pixels = malloc((size_t)img->stride * h);
 	return img->pixels ? 0 : -ENOMEM;
+}
+
+/* the largest size a caller's size-prefixed struct may claim */
+#define FDIF_STRUCT_MAX 4096
+
+/*
+ * A size-prefixed input, @size bytes at @in as the caller knows it, read
+ * into @out (@known bytes, as this library knows it): shorter than its
+ * first version (@v1) or longer than FDIF_STRUCT_MAX is -EINVAL (a size
+ * never set is no multi-GB read), longer than @known with a tail that is
+ * not zero -E2BIG; what the caller's lacks is zero.
+ */
+static inline int fdif_sized_read(const void *in, uint32_t size, size_t v1,
+				  void *out, size_t known)
+{
+	const unsigned char *tail = in;
+	uint32_t i;
+
+	if (size < v1 || size > FDIF_STRUCT_MAX)
+		return -EINVAL;
+	for (i = (uint32_t)known; i < size; i++)
+		if (tail[i])
+			return -E2BIG;
+	memset(out, 0, known);
+	memcpy(out, in, size < known ? size : known);
+	return 0;
 }
 
 /* fdif_detect_start()'s frame BO, kept by the device between detections */
