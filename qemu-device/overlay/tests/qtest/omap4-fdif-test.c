@@ -635,6 +635,41 @@ static void test_bad_params(void)
     qtest_quit(qts);
 }
 
+/*
+ * A RUN that the parameter checks refuse leaves an injected job fault for
+ * the next RUN that passes them (docs/fdif-device.md, "Fault injection"):
+ * each refusal here must be the checks', not a job's that went further.
+ */
+static void test_refused_run_keeps_fault(void)
+{
+    static const struct {
+        uint32_t reg, val;
+    } bad[][2] = {
+        { { FD_STARTX, 160 }, { FD_SIZEX, 161 } },  /* past the right edge */
+        { { FD_STARTY, 120 }, { FD_SIZEY, 121 } },  /* past the bottom edge */
+        { { FD_STARTX, 161 }, { FD_SIZEX, 20 } },
+        { { FD_DCOND, 3 << 2 }, { FD_DCOND, 3 << 2 } },
+        { { FD_LHIT, 10 }, { FD_LHIT, 10 } },
+    };
+    QTestState *qts = start("fault=err,fault-jobs=1");
+    unsigned int i;
+
+    for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+        wr(qts, SYSCONFIG, 1);
+        program(qts, PIC_ADDR, WORK_ADDR);
+        wr(qts, bad[i][0].reg, bad[i][0].val);
+        wr(qts, bad[i][1].reg, bad[i][1].val);
+        wr(qts, FD_CTRL, CTRL_RUN);
+        g_assert_cmphex(rd(qts, IRQSTATUS(MPU)), ==, ERR);
+        wr(qts, IRQSTATUS(MPU), ERR);
+    }
+    wr(qts, SYSCONFIG, 1);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    g_assert_cmphex(run_job(qts), ==, ERR);     /* the fault, still there */
+    g_assert_cmphex(run_job(qts), ==, FINISH);
+    qtest_quit(qts);
+}
+
 static void test_run_while_busy(void)
 {
     QTestState *qts = start("frame-time-us=100000");
@@ -2329,6 +2364,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/properties", test_properties);
     qtest_add_func("/omap4-fdif/dcond", test_dcond);
     qtest_add_func("/omap4-fdif/dcond-min-sizes", test_dcond_min_sizes);
+    qtest_add_func("/omap4-fdif/refused-run-keeps-fault", test_refused_run_keeps_fault);
     qtest_add_func("/omap4-fdif/work-area-rom", test_work_area_rom);
     qtest_add_func("/omap4-fdif/error-clears-results", test_error_clears_results);
     qtest_add_func("/omap4-fdif/lhit", test_lhit);
