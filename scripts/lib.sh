@@ -306,11 +306,13 @@ FDIF_HOST_PKGS=(build-essential meson ninja-build pkg-config libglib2.0-dev
 
 # What only the tests need: the OpenCV reference, sparse for the driver,
 # gst-inspect-1.0 and the base/good plugins for fdiffacedetect's pipelines,
-# clang and its runtime for the decoders' libFuzzer targets, strings
-# (binutils) for test-man.sh.
+# dpkg-source (dpkg-dev) for the GStreamer source the plugin cache's
+# scanner is built from (scripts/update-plugins-cache.sh), clang and its
+# runtime for the decoders' libFuzzer targets, strings (binutils) for
+# test-man.sh.
 FDIF_TEST_PKGS=(libopencv-dev g++ sparse
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-	clang libclang-rt-14-dev binutils)
+	dpkg-dev clang libclang-rt-14-dev binutils)
 
 # testdata_packages: the Debian packages the marked photos come from
 testdata_packages() {

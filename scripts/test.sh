@@ -65,6 +65,10 @@ stage_build() {
 			meson setup "$FDIF_BUILD" "$FDIF_ROOT" -Dopencv=enabled
 	fi
 	step "host programs and test data (meson, ninja)" meson_build
+	# the plugin cache's scanner, from Debian's GStreamer source: the
+	# download here, not in the host stage's test
+	step "gst-hotdoc-plugins-scanner (Debian's gstreamer1.0 source)" \
+		"$FDIF_ROOT/scripts/update-plugins-cache.sh" --scanner
 	step "QEMU with the emulated FDIF" "$FDIF_ROOT/qemu-device/build.sh"
 	step "the guest kernel with the driver" "$FDIF_ROOT/accel-fdif/build.sh"
 	step "the 32-bit ARM guest kernel with the driver" \
