@@ -13,7 +13,7 @@
 #	shared library they and the PROGRAMs (already in ROOT) need, with
 #	the dynamic loader, at Debian's own paths (so GStreamer's compiled-in
 #	plugin and scanner paths hold). No maintainer script runs.
-#	--opencv adds gst-plugins-bad's facedetect (gstreamer1.0-opencv) and
+#	--opencv adds gst-plugins-bad's facedetect (gstreamer1.0-opencv), rawvideoparse and
 #	its cascades, for scripts/bench-camera.sh: the arm64 .debs of the
 #	element and of every library it needs, found through the host's
 #	own (amd64) installation of the same packages (libopencv-dev), are
@@ -116,7 +116,9 @@ find_lib() {
 # version, or apt's candidate where arm64 has no build of it yet
 extract() { # extract PKG VER
 	local ver=$2
-	apt-cache show "$1:arm64=$ver" >/dev/null 2>&1 ||
+	# (apt-cache show exits 0 for a version it does not know, saying
+	# nothing: a host package newer or older than the archive's)
+	apt-cache show "$1:arm64=$ver" 2>/dev/null | grep -q '^Package:' ||
 		ver=$(apt-cache policy "$1:arm64" | sed -n 's/^ *Candidate: //p')
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "no $1 for arm64 in apt's lists"
 	dpkg -x "$(deb "$1" "$ver")" "$extra"
@@ -150,11 +152,16 @@ for prog in "$@"; do
 done
 if [ -n "$opencv" ]; then
 	put "$extra$plugdir/libgstopencv.so" "$plugdir/libgstopencv.so"
-	# facedetect's default face profile (opencv-data, the host's; Debian's
-	# OpenCV 4 has no nose, mouth or eye-pair cascades: facedetect logs
-	# that and finds faces only, as on any Debian 12 machine)
+	# rawvideoparse: the benchmark's same frames for every element
+	put "$plugdir/libgstrawparse.so"
+	# facedetect's default face profile and the FDIF model's cascade
+	# (opencv-data, the host's; the benchmark runs facedetect on both;
+	# Debian's OpenCV 4 has no nose, mouth or eye-pair cascades:
+	# facedetect logs that and finds faces only, as on any Debian 12
+	# machine)
 	mkdir -p "$root/usr/share/opencv4/haarcascades"
 	cp /usr/share/opencv4/haarcascades/haarcascade_frontalface_default.xml \
+		/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml \
 		"$root/usr/share/opencv4/haarcascades/"
 fi
 put "/lib/ld-linux-aarch64.so.1"
