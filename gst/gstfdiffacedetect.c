@@ -1937,7 +1937,8 @@ gst_fdif_face_detect_class_init (GstFdifFaceDetectClass * klass)
           MAX_THRESHOLD, DEFAULT_THRESHOLD, rwp));
   g_object_class_install_property (gobject_class, PROP_DIRECTIONS,
       g_param_spec_flags ("directions", "Directions",
-          "Which way the faces to find look (one device job per direction and frame)",
+          "Which way the faces to find look (one request a frame, in as few device jobs "
+          "as the device allows: one a direction on the OMAP4)",
           gst_fdif_directions_get_type (), DEFAULT_DIRECTIONS, rwp));
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
