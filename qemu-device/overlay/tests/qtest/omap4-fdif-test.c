@@ -636,9 +636,10 @@ static void test_bad_params(void)
 }
 
 /*
- * A RUN that the parameter checks refuse leaves an injected job fault for
- * the next RUN that passes them (docs/fdif-device.md, "Fault injection"):
- * each refusal here must be the checks', not a job's that went further.
+ * A RUN that the parameter or DMA checks refuse leaves an injected job
+ * fault for the next RUN that passes them (docs/fdif-device.md, "Fault
+ * injection"): each refusal here must be the checks', not a job's that
+ * went further.
  */
 static void test_refused_run_keeps_fault(void)
 {
@@ -648,8 +649,11 @@ static void test_refused_run_keeps_fault(void)
         { { FD_STARTX, 160 }, { FD_SIZEX, 161 } },  /* past the right edge */
         { { FD_STARTY, 120 }, { FD_SIZEY, 121 } },  /* past the bottom edge */
         { { FD_STARTX, 161 }, { FD_SIZEX, 20 } },
+        { { FD_SIZEX, 19 }, { FD_SIZEX, 19 } },
         { { FD_DCOND, 3 << 2 }, { FD_DCOND, 3 << 2 } },
         { { FD_LHIT, 10 }, { FD_LHIT, 10 } },
+        { { FDIF_CTRL, 1 }, { FDIF_CTRL, 1 } },     /* master standby */
+        { { PICADDR, 0 }, { PICADDR, 0 } },         /* flash, not RAM */
     };
     QTestState *qts = start("fault=err,fault-jobs=1");
     unsigned int i;
@@ -664,6 +668,7 @@ static void test_refused_run_keeps_fault(void)
         wr(qts, IRQSTATUS(MPU), ERR);
     }
     wr(qts, SYSCONFIG, 1);
+    g_assert_cmphex(rd(qts, FDIF_CTRL) & 1, ==, 0);
     program(qts, PIC_ADDR, WORK_ADDR);
     g_assert_cmphex(run_job(qts), ==, ERR);     /* the fault, still there */
     g_assert_cmphex(run_job(qts), ==, FINISH);
