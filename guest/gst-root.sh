@@ -13,12 +13,13 @@
 #	shared library they and the PROGRAMs (already in ROOT) need, with
 #	the dynamic loader, at Debian's own paths (so GStreamer's compiled-in
 #	plugin and scanner paths hold). No maintainer script runs.
-#	--opencv adds gst-plugins-bad's facedetect (gstreamer1.0-opencv), rawvideoparse and
-#	its cascades, for scripts/bench-camera.sh: the arm64 .debs of the
-#	element and of every library it needs, found through the host's
-#	own (amd64) installation of the same packages (libopencv-dev), are
-#	unpacked in the cache; installing them for arm64 would remove the
-#	host's OpenCV. About 100 MB more: not for the test runs.
+#	--opencv adds gst-plugins-bad's facedetect (gstreamer1.0-opencv) with
+#	two cascades, and rawvideoparse, for scripts/bench-camera.sh: the
+#	arm64 .debs of the element and of every library it needs, found
+#	through the host's own (amd64) installation of the same packages
+#	(libopencv-dev), are unpacked in the cache; installing them for
+#	arm64 would remove the host's OpenCV. About 100 MB more: not for
+#	the test runs.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 triplet=aarch64-linux-gnu
@@ -118,7 +119,7 @@ extract() { # extract PKG VER
 	local ver=$2
 	# (apt-cache show exits 0 for a version it does not know, saying
 	# nothing: a host package newer or older than the archive's)
-	apt-cache show "$1:arm64=$ver" 2>/dev/null | grep -q '^Package:' ||
+	[ -n "$(apt-cache show "$1:arm64=$ver" 2>/dev/null)" ] ||
 		ver=$(apt-cache policy "$1:arm64" | sed -n 's/^ *Candidate: //p')
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "no $1 for arm64 in apt's lists"
 	dpkg -x "$(deb "$1" "$ver")" "$extra"
