@@ -47,7 +47,7 @@ SCANNER_PKGS=(gstreamer-1.0 gio-2.0)
 # scanner_ensure: the scanner's folder in the cache (built once); on
 # stdout. Every failure says why on stderr and returns 1.
 scanner_ensure() {
-	local src ver uver dl key dir tmp t0 old
+	local src ver uver dl dsc key dir tmp t0 old
 	src=$(dpkg-query -W -f '${source:Package}\n' libgstreamer1.0-dev 2>/dev/null | head -1)
 	ver=$(dpkg-query -W -f '${source:Version}\n' libgstreamer1.0-dev 2>/dev/null | head -1)
 	if [ -z "$src" ] || [ -z "$ver" ]; then
@@ -67,22 +67,27 @@ scanner_ensure() {
 	apt_ensure dpkg-dev gcc pkg-config libgstreamer1.0-dev libglib2.0-dev python3 ||
 		return 1
 	dl="$DOC/dl-$uver"
-	if [ ! -f "$dl/${src}_$uver.dsc" ]; then
+	if ! compgen -G "$dl/${src}_*.dsc" >/dev/null; then
 		apt_src_enable
 		progress "downloading Debian's $src $ver source (apt-get source), for gst-hotdoc-plugins-scanner"
 		rm -rf "$dl.tmp"
-		apt_fetch "$dl.tmp" source --download-only "$src=$ver" || {
-			echo "fdif: cannot download the $src $ver source (its deb-src list: apt_src_enable, scripts/lib.sh)" >&2
+		# the installed version, or where the archive has moved on
+		# (a point release replaces it), the archive's: the scanner is
+		# the same within a stable release
+		apt_fetch "$dl.tmp" source --download-only "$src=$ver" ||
+			{ rm -rf "$dl.tmp"; apt_fetch "$dl.tmp" source --download-only "$src"; } || {
+			echo "fdif: cannot download the $src source, $ver or the archive's (its deb-src list: apt_src_enable, scripts/lib.sh)" >&2
 			return 1
 		}
 		mv "$dl.tmp" "$dl"
 	fi
-	progress "building gst-hotdoc-plugins-scanner from $src $ver into $dir"
+	dsc=$(compgen -G "$dl/${src}_*.dsc" | head -1)
+	progress "building gst-hotdoc-plugins-scanner from ${dsc##*/} into $dir"
 	tmp="$dir.tmp"
 	rm -rf "$tmp" && mkdir -p "$tmp"
-	dpkg-source -x --no-check "$dl/${src}_$uver.dsc" "$tmp/src" > "$tmp/dpkg-source.log" 2>&1 || {
+	dpkg-source -x --no-check "$dsc" "$tmp/src" > "$tmp/dpkg-source.log" 2>&1 || {
 		cat "$tmp/dpkg-source.log" >&2
-		echo "fdif: dpkg-source -x $dl/${src}_$uver.dsc failed" >&2
+		echo "fdif: dpkg-source -x $dsc failed" >&2
 		return 1
 	}
 	# shellcheck disable=SC2046
@@ -93,7 +98,8 @@ scanner_ensure() {
 		return 1
 	}
 	cp "$tmp/src/docs/gst-plugins-doc-cache-generator.py" "$tmp/" || return 1
-	rm -rf "$tmp/src"
+	# (dpkg-source leaves a link to the upstream tarball beside the tree)
+	rm -rf "$tmp/src" "$tmp"/*.orig.tar.* "$tmp/dpkg-source.log"
 	mv "$tmp" "$dir" || return 1
 	for old in "$DOC"/scanner-*; do	# other versions: superseded
 		case "$old" in "$dir" | *.tmp) ;; *) rm -rf "$old" ;; esac
