@@ -96,6 +96,9 @@ why: add subtracts
 	return a + b;
 +++
 	return a - b;
+
+# ------------------------------------------ a section (blank line after)
+
 === toy-unused
 file: calc.c
 why: a path no test takes
@@ -387,6 +390,30 @@ def driver_layer(tmp, proj, tap):
     lines = tap_lines(tap) if os.path.exists(tap) else []
     check(lines[-1:] == ["1..1"], "driver: --sample toyd=1 runs one mutant of the layer",
           p.stdout + "\n".join(lines))
+    # --no-stress: no mutant whose tests boot the stress suite, no such
+    # boot; applied before --sample (seed "a" sorts toyd-stress first)
+    for extra, what in ((["--no-stress"], "the layer"),
+                        (["--no-stress", "--sample", "toyd=1", "--seed", "a"], "a sample of 1")):
+        open(log, "w").close()
+        if os.path.exists(tap):
+            os.unlink(tap)
+        p = subprocess.run(base + extra + ["--tap", tap], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, env=env)
+        lines = tap_lines(tap) if os.path.exists(tap) else []
+        with open(log) as f:
+            toylog = f.read().splitlines()
+        ran = [l for l in lines if re.match(r"^(ok|not ok) \d+ - toyd-", l)]
+        check(ran and not any(" - toyd-stress " in l for l in ran) and
+              not any("suite=stress" in l for l in toylog if l.startswith("boot ")) and
+              (len(ran) == 1 if "--sample" in extra else
+               any(" - toyd-add " in l for l in ran)),
+              "driver: --no-stress on %s leaves out the stress boot's mutants, and that boot"
+              % what, p.stdout + "\n".join(lines) + "\n".join(toylog))
+    # ... and a run it leaves with nothing is an error, not a pass
+    p = subprocess.run(base + ["--no-stress", "--id", "toyd-stress"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, env=env)
+    check(p.returncode == 2 and "--no-stress leaves layer toyd no mutant to run" in p.stdout,
+          "driver: --no-stress with only stress mutants to run is an error", p.stdout)
 
 
 def main():

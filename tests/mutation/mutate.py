@@ -114,17 +114,16 @@ COMMENT_TAIL = re.compile(r"^(#( .*)?|\s*)$")
 
 
 def strip_tail(lines):
-    """Drop a trailing blank line and the blank or '# ' comment lines after
-    it: the space between one block's replacement and the next block."""
-    last_blank = None
-    for i, l in enumerate(lines):
-        if l.strip() == "":
-            last_blank = i
-    if last_blank is not None and all(COMMENT_TAIL.match(l) for l in lines[last_blank:]):
-        lines = lines[:last_blank]
-    while lines and lines[-1].strip() == "":
-        lines = lines[:-1]
-    return lines
+    """Drop the trailing run of blank and '# ' comment lines from its first
+    blank line on: the space between one block's replacement and the next
+    block, section comments between blank lines included."""
+    cut = len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        if not COMMENT_TAIL.match(lines[i]):
+            break
+        if lines[i].strip() == "":
+            cut = i
+    return lines[:cut]
 
 
 def join_lines(lines):
@@ -904,6 +903,9 @@ def main(argv=None):
                          "chosen by --seed (each must be killed, equivalent or a known "
                          "survivor; the layers' scores are not judged)")
     ap.add_argument("--seed", default="", help="what chooses --sample's mutants (e.g. a commit)")
+    ap.add_argument("--no-stress", action="store_true",
+                    help="leave out the mutants whose tests are in the debug kernel's stress "
+                    "boot (stress/NAME): that kernel's boot alone takes minutes (CI's sample)")
     ap.add_argument("--timeout", type=float,
                     help="each test's time limit in seconds (default: 5 times its unmutated "
                     "time, at least 30 s)")
@@ -967,6 +969,18 @@ def run_tool(t):
         if want - found:
             raise Fatal("no mutant with id %s" % " ".join(sorted(want - found)))
         layers = [l for l in layers if mutants[l]]
+    if a.no_stress:
+        # before the sample, so that it is N of the others; a layer (or
+        # an --id) left with nothing to run is an error, not a pass
+        for l in layers:
+            if not mutants[l]:
+                continue
+            keep = [m for m in mutants[l] if not any(
+                x.startswith("stress/") for x in (m.tests if m.tests is not None else defaults[l]))]
+            if not keep:
+                raise Fatal("--no-stress leaves layer %s no mutant to run%s" % (
+                    l, " (--id names stress/ mutants only)" if a.id else ""))
+            mutants[l] = keep
     if a.sample:
         # the same N of each layer for the same seed, another N for another
         # seed (CI gives its commit): over many runs every mutant runs
