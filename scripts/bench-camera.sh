@@ -107,8 +107,12 @@ cam = [("camera", "camera alone (v4l2src, dma-buf)"),
        ("copy", "fdiffacedetect, copies (io-mode=mmap)")]
 fdif = {"same-fdif", "import", "copy"}
 res = {k: load(k) for k, _ in same + cam}
-head = ("| pipeline | frames | frames/s | CPU ms a frame | FDIF busy | messages with faces |\n"
-        "|---|---:|---:|---:|---:|---:|")
+def table(rows):
+    print("| pipeline | frames | frames/s | CPU ms a frame | FDIF busy | messages with faces |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for k, name in rows:
+        print(row(name, k))
+    print()
 print("## Camera\n")
 print("Regenerate with `scripts/bench-camera.sh --write-docs` (one guest boot;")
 print("`--report` prints the last run's tables again).")
@@ -144,12 +148,9 @@ print("facedetect is the same pipeline on this machine's own CPU, the bound")
 print("of what OpenCV does here. The ratio of the model to it compares the")
 print("model's detector with OpenCV on the same CPU, not hardware with")
 print("software.\n")
-print(head)
-for k, name in same:
-    print(row(name, k))
+table(same)
 fd, fg, fh = (med(res[k], "fps") for k in ("same-fdif", "same-facedetect", "host-facedetect"))
 sb = busy("same-fdif")
-print()
 print(f"fdiffacedetect: {fd / fg:.1f}x the guest's facedetect frames/s at "
       f"{med(res['same-fdif'], 'ms') / med(res['same-facedetect'], 'ms'):.3f}x its CPU a frame; "
       f"the model {fd / fh:.2f}x the host's native facedetect; {fd * 0.015:.2f}x the model's "
@@ -159,13 +160,10 @@ print("### Camera\n")
 print("vivid's HDMI output looped to its input shows the same pictures, 1 s")
 print("each, at 60 frames/s; fdiffacedetect looks for upright faces")
 print("(`directions=up`).\n")
-print(head)
-for k, name in cam:
-    print(row(name, k))
+table(cam)
 c, i, p = (med(res[k], "fps") for k in ("camera", "import", "copy"))
 ims = med(res["import"], "ms")
 ib = busy("import")
-print()
 print(f"fdiffacedetect with dma-buf import: {i / c:.2f}x the camera alone's frames/s "
       f"(goal 0.97x), {ims:.1f} ms CPU a frame (goal 5), a job time of {10 * ib / i:.1f} ms "
       f"against the camera's {1000 / c:.1f} ms a frame; {i / p:.2f}x the copying "
