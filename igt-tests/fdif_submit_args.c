@@ -456,6 +456,13 @@ TEST_F(job, invalid_result_region)
 	job.result_offset = end_off;
 	job.result_size = l->size + l->align;
 	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	/* one byte past the end: at the start of the page and at its end */
+	job.result_offset = 0;
+	job.result_size = 4096 + 1;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
+	job.result_offset = end_off;
+	job.result_size = 4096 - end_off + 1;
+	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
 	job.result_offset = 0xfffffff8u & ~(l->align - 1);
 	job.result_size = l->size;
 	EXPECT_EQ(-EINVAL, fdif_submit_one(self->fd, &job));
