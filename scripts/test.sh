@@ -7,8 +7,8 @@
 #           against the marked face boxes
 #   host    meson test: detector, library and CLI unit tests, truth checks
 #   qtest   the device model's qtests against the patched QEMU
-#   mutation  a sample of the host-level mutants: each small planted bug
-#           must make a test fail (scripts/mutate.sh)
+#   mutation  a sample of the host-level mutants and one of the driver's:
+#           each small planted bug must make a test fail (scripts/mutate.sh)
 #   checks  static checks of the driver: checkpatch --strict, sparse, W=1
 #   guest   in the arm64 guest: KUnit, the uAPI tests, library and CLI
 #           (also as 32-bit armhf programs), and the board kit's runner
@@ -184,17 +184,23 @@ stage_qtest() {
 }
 
 # stage_mutation: a sample of the host-level mutants (detector, library
-# and CLI, element), one at a time in a scratch copy of the tree
-# (scripts/mutate.sh, docs/testing.md "Mutation testing"): each must be
-# killed by a test, or marked equivalent or a known survivor with the
-# reason. The commit chooses the sample, so that runs on other commits
-# try others; the whole set (an hour here) is scripts/mutate.sh alone.
+# and CLI, element) and one of the driver's (its module built against the
+# build stage's kernel and booted with the guest programs that cover it,
+# after a boot of those unmutated, with the guest programs built where
+# the guest stage finds them; not a mutant of the debug kernel's stress
+# boot, whose boot alone takes minutes), one at a time in a
+# scratch copy of the tree (scripts/mutate.sh, docs/testing.md "Mutation
+# testing"): each must be killed by a test, or marked equivalent or a
+# known survivor with the reason. The commit chooses the sample, so that
+# runs on other commits try others; the whole set (three hours here) is
+# scripts/mutate.sh alone.
 stage_mutation() {
 	local seed
 	seed=$(git -C "$FDIF_ROOT" rev-parse HEAD 2>/dev/null || date +%F)
 	"$FDIF_ROOT/scripts/mutate.sh" --layer detector --layer library --layer element \
-		--sample "${FDIF_MUTANT_SAMPLE:-8}" --seed "$seed" \
-		--tap "$RESULTS/mutation/mutants.tap" >&2
+		--layer driver --no-stress --sample "${FDIF_MUTANT_SAMPLE:-6}" \
+		--sample "driver=${FDIF_DRIVER_MUTANT_SAMPLE:-1}" --seed "$seed" \
+		--guest-build "$FDIF_BUILD" --tap "$RESULTS/mutation/mutants.tap" >&2
 }
 
 stage_checks() {

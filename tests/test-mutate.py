@@ -238,7 +238,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -f "$kb/.fdif-src" ] && [ -f "$ko" ] || { echo "no --kbuild or --module" >&2; exit 2; }
-echo "boot suite=$suite debug=${debug:-0} kbuild=$kb module=$ko only=$only" >> "$TOY_LOG"
+echo "boot suite=$suite debug=${debug:-0} kbuild=$kb module=$ko only=$only script=$0 build=$FDIF_BUILD" >> "$TOY_LOG"
 progs="fdif_a fdif_b"
 [ "$suite" = stress ] && progs="fdif_stress_x"
 [ -z "$only" ] || progs=${only//,/ }
@@ -409,7 +409,19 @@ def driver_layer(tmp, proj, tap):
                any(" - toyd-add " in l for l in ran)),
               "driver: --no-stress on %s leaves out the stress boot's mutants, and that boot"
               % what, p.stdout + "\n".join(lines) + "\n".join(toylog))
-    # ... and a run it leaves with nothing is an error, not a pass
+    # --guest-build: the work tree's run-guest.sh boots, with that FDIF_BUILD
+    gb = os.path.join(tmp, "test-run-build")
+    open(log, "w").close()
+    p = subprocess.run(base + ["--id", "toyd-add", "--guest-build", gb], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, env=env)
+    with open(log) as f:
+        boots = [l for l in f.read().splitlines() if l.startswith("boot ")]
+    check(p.returncode == 0 and boots and all(
+              l.endswith(" script=%s build=%s" % (os.path.join(proj, "guest", "run-guest.sh"), gb))
+              for l in boots),
+          "driver: --guest-build DIR boots the work tree's run-guest.sh with FDIF_BUILD=DIR",
+          p.stdout + "\n".join(boots))
+    # ... and a run --no-stress leaves with nothing is an error, not a pass
     p = subprocess.run(base + ["--no-stress", "--id", "toyd-stress"], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True, env=env)
     check(p.returncode == 2 and "--no-stress leaves layer toyd no mutant to run" in p.stdout,

@@ -619,6 +619,11 @@ class GuestRunner:
         self.tool = tool
         self.base = os.path.join(tool.scratch, "driver")
         self.gbuild = os.path.abspath(tool.a.guest_build or os.path.join(tool.scratch, "guest-build"))
+        # the guest programs of a build folder of the work tree's (a test
+        # run's) are the work tree's: its run-guest.sh builds and boots
+        # them there, so that they are built once (a folder set up from
+        # the copy's sources would be set up again, each way)
+        self.guest_src = tool.root if tool.a.guest_build else tool.src
         self.kernels = {}       # kind -> (ksrc, kbuild)
         self.expected = {}      # kind -> {result file: (passed, skipped, failed)}
         self.why = None
@@ -736,7 +741,7 @@ class GuestRunner:
         # says so); the guest programs' build (the first time: cross builds,
         # Debian's arm64 GStreamer) and the packing get an hour more
         guest = int(max(60, min(timeout, self.GUEST_MAX[kind])))
-        cmd = ["nice", os.path.join(self.tool.src, "guest", "run-guest.sh")] + \
+        cmd = ["nice", os.path.join(self.guest_src, "guest", "run-guest.sh")] + \
             self.KINDS[kind][1] + ["--kbuild", kbuild,
                                   "--module", os.path.join(self.moddir(kind), "fdif.ko"),
                                   "--out", out, "--timeout", str(guest)]
@@ -917,7 +922,9 @@ def main(argv=None):
                     help="a layer of one's own (KIND meson, qtest or none), for the tool's own test")
     ap.add_argument("--guest-build", metavar="DIR",
                     help="the driver layer's FDIF_BUILD for its guest boots (the guest programs' "
-                         "builds; default SCRATCH/guest-build)")
+                         "builds; default SCRATCH/guest-build, booted by the copy's "
+                         "guest/run-guest.sh); given, the work tree's run-guest.sh builds and "
+                         "boots there (a test run's FDIF_BUILD: its guest build is reused)")
     ap.add_argument("--meson-option", action="append", metavar="-Dx=y",
                     help="an option for the scratch meson setup")
     a = ap.parse_args(argv)
