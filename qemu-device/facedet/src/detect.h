@@ -116,6 +116,13 @@ int fd_scan(struct facedet_ctx *ctx, const uint8_t *img, int w, int h,
 	    int stride, double step, int min_size, int first, int count,
 	    const struct fd_keep *keep);
 
+/*
+ * Whether a rotated scan keeps window (@x, @y, @w, @h) of the copy of a
+ * @roi_w x @roi_h ROI turned by @deg degrees (facedet.c; for tests).
+ */
+int fd_window_kept(const struct facedet_ctx *ctx, int roi_w, int roi_h, int deg,
+		   int x, int y, int w, int h);
+
 /* Make room for @n raw windows in ctx->raw; 0 or -ENOMEM. */
 int fd_reserve(struct facedet_ctx *ctx, int n);
 

@@ -367,6 +367,20 @@ static int keep_inside(const void *arg, int rx, int ry, int rw, int rh)
 	return rising | falling << 1;
 }
 
+/*
+ * keep_inside()'s verdict on window (@x, @y, @w, @h) of the copy of a
+ * @roi_w x @roi_h ROI rotated by @deg degrees: the spec test
+ * (tests/test-roi-rule.c) checks it against the rule in docs/detector.md.
+ */
+int fd_window_kept(const struct facedet_ctx *ctx, int roi_w, int roi_h, int deg,
+		   int x, int y, int w, int h)
+{
+	struct rotation rt;
+
+	rot_geometry(ctx, roi_w, roi_h, deg, &rt);
+	return keep_inside(&rt, x, y, w, h) == 3;
+}
+
 static int scan_offset(int scan);
 
 static int add_candidates(const struct facedet_ctx *ctx, int n, const struct rotation *rt,
