@@ -13,7 +13,9 @@ installs it. This checks that every probe in the tree has a line; that
 the file named installs the package (the package's name appears in it
 as a word, in an apt_ensure call or a *_PKGS list); and, where the
 program is on this machine, that dpkg says it belongs to that package
-(so the table is true). Prints TAP.
+(so the table is true), or where it is not, that none of its packages
+is installed either. One line a row either way: the count does not
+depend on what the machine had before. Prints TAP.
 """
 import os
 import re
@@ -65,6 +67,12 @@ def table(root):
     return rows
 
 
+def package_installed(pkg):
+    res = subprocess.run(["dpkg-query", "-W", "-f", "${db:Status-Status}", pkg],
+                         capture_output=True, text=True)
+    return res.returncode == 0 and res.stdout.strip() == "installed"
+
+
 def main():
     root = os.path.realpath(sys.argv[1])
     rows = table(root)
@@ -91,7 +99,15 @@ def main():
         check(bool(named), "%s: %s installs %s" % (stage, installer, " or ".join(names)))
         exe = shutil.which(prog)
         if exe is None:
-            # not here: the install step above is what brings it
+            # Not here yet: a later stage's install step brings it (the
+            # host stage runs before the checks stage installs yamllint).
+            # Then none of its packages may be installed either, or the
+            # table names the wrong package. One line either way, so the
+            # count is the same on a new machine and on a used one.
+            inst = [p for p in names if package_installed(p)]
+            check(not inst, "%s: %s is not on this machine yet, nor %s (dpkg: %s)"
+                  % (stage, prog, " or ".join(names),
+                     ", ".join(inst) + " installed" if inst else "not installed"))
             continue
         res = subprocess.run(["dpkg", "-S", os.path.realpath(exe)],
                              capture_output=True, text=True)
