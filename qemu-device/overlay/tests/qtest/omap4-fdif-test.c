@@ -2033,6 +2033,94 @@ static void test_dcond_min_sizes(void)
 }
 
 /*
+ * The windows a scan of a @w x @h picture visits with a @win px square
+ * model at minimum size @min, by the pyramid rule of docs/detector.md
+ * (worked out here, not asked of the detector): levels at scale
+ * f = 1.1^k, the window round(win f) (scanned only if at least @min), the
+ * picture resized to round(w / f) x round(h / f), positions every 2 px in
+ * both axes while f <= 2 and every pixel above, until the window no
+ * longer fits.
+ */
+static uint64_t pyramid_windows(int w, int h, int win, int min)
+{
+    uint64_t n = 0;
+    double f;
+
+    for (f = 1.0;; f *= 1.1) {
+        int pw = (int)floor(w / f + 0.5) - win, ph = (int)floor(h / f + 0.5) - win;
+        int step = f > 2.0 ? 1 : 2;
+
+        if (pw <= 0 || ph <= 0) {
+            return n;
+        }
+        if ((int)floor(win * f + 0.5) >= min) {
+            n += (uint64_t)((pw + step - 1) / step) * ((ph + step - 1) / step);
+        }
+    }
+}
+
+/*
+ * FD_DCOND's minimum size, by the windows the engine visits: with a
+ * 10x10 model, whose level of 31 px lies between the table's 30 and 32,
+ * every entry of the table scans its own set of levels. The model is one
+ * the test writes: its first stage passes every window and its second
+ * fails every one, so no window is skipped (a window that fails the first
+ * stage makes a Haar scan skip its neighbour) and none is a face. The
+ * work area's count of windows must be the pyramid rule's, for the upright
+ * scan of the ROI and its two copies turned by 20 degrees (383x335 for
+ * 320x240: docs/detector.md).
+ */
+static void test_dcond_windows(void)
+{
+    static const char cascade[] =
+        "<?xml version=\"1.0\"?><opencv_storage><cascade>"
+        "<stageType>BOOST</stageType><featureType>HAAR</featureType>"
+        "<width>10</width><height>10</height><stages>"
+        "<_><stageThreshold>-1.</stageThreshold><weakClassifiers><_>"
+        "<internalNodes>0 -1 0 0.5</internalNodes><leafValues>1. 1.</leafValues>"
+        "</_></weakClassifiers></_>"
+        "<_><stageThreshold>1.</stageThreshold><weakClassifiers><_>"
+        "<internalNodes>0 -1 0 0.5</internalNodes><leafValues>-1. -1.</leafValues>"
+        "</_></weakClassifiers></_>"
+        "</stages><features><_><rects><_>0 0 4 4 -1.</_><_>0 0 2 2 4.</_></rects>"
+        "<tilted>0</tilted></_></features></cascade></opencv_storage>";
+    static const int min_sizes[4] = { 20, 25, 32, 40 };
+    g_autofree char *dir = g_dir_make_tmp("fdif-model-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "never.xml", NULL);
+    g_autofree char *opts = g_strdup_printf("frame-time-us=0,model=%s", path);
+    g_autofree uint8_t *pic = g_malloc(W * H);
+    const double t = 20 * M_PI / 180;
+    const int cw = (int)ceil(W * cos(t) + H * sin(t) - 1e-9);
+    const int ch = (int)ceil(W * sin(t) + H * cos(t) - 1e-9);
+    QTestState *qts;
+    uint32_t k, i;
+
+    g_assert_true(g_file_set_contents(path, cascade, -1, NULL));
+    for (i = 0; i < W * H; i++) {
+        pic[i] = (i * 2654435761u) >> 24;   /* any picture: no window passes */
+    }
+    qts = start(opts);
+    qtest_memwrite(qts, PIC_ADDR, pic, W * H);
+    program(qts, PIC_ADDR, WORK_ADDR);
+    for (k = 0; k < G_N_ELEMENTS(min_sizes); k++) {
+        uint64_t want = pyramid_windows(W, H, 10, min_sizes[k]) +
+                        2 * pyramid_windows(cw, ch, 10, min_sizes[k]);
+
+        wr(qts, FD_DCOND, k);   /* direction up */
+        g_assert_cmphex(run_job(qts), ==, FINISH);
+        g_test_message("min size %d: %u windows, the rule says %" PRIu64,
+                       min_sizes[k], qtest_readl(qts, WORK_ADDR + 16), want);
+        g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 12), ==, 3);    /* scans */
+        g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 16), ==, want);
+        g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 20), ==, 0);    /* raw hits */
+        g_assert_cmpuint(rd(qts, FD_DNUM), ==, 0);
+    }
+    qtest_quit(qts);
+    g_assert_cmpint(unlink(path), ==, 0);
+    g_assert_cmpint(rmdir(dir), ==, 0);
+}
+
+/*
  * A RUN that fails its checks leaves no face of the job before it behind:
  * FD_DNUM and every result register read 0.
  */
@@ -2369,6 +2457,7 @@ int main(int argc, char **argv)
     qtest_add_func("/omap4-fdif/properties", test_properties);
     qtest_add_func("/omap4-fdif/dcond", test_dcond);
     qtest_add_func("/omap4-fdif/dcond-min-sizes", test_dcond_min_sizes);
+    qtest_add_func("/omap4-fdif/dcond-windows", test_dcond_windows);
     qtest_add_func("/omap4-fdif/refused-run-keeps-fault", test_refused_run_keeps_fault);
     qtest_add_func("/omap4-fdif/work-area-rom", test_work_area_rom);
     qtest_add_func("/omap4-fdif/error-clears-results", test_error_clears_results);
