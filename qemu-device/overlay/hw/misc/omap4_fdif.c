@@ -409,6 +409,22 @@ static bool omap4_fdif_write_work(Omap4FdifState *s, Omap4FdifJob *job)
     return r == MEMTX_OK;
 }
 
+/*
+ * The TRM gives no order for the result registers; a raster engine meets
+ * its faces top to bottom, left to right, so that is the order the model
+ * reports the kept faces in (the cap keeps the most confident ones).  It
+ * is not the order the driver's uAPI promises: the driver must sort.
+ */
+static int omap4_fdif_face_cmp(const void *a, const void *b)
+{
+    const Omap4FdifFace *x = a, *y = b;
+
+    if (x->centery != y->centery) {
+        return x->centery < y->centery ? -1 : 1;
+    }
+    return x->centerx < y->centerx ? -1 : x->centerx > y->centerx;
+}
+
 /* Both the worker and the timing model are done: publish the results. */
 static void omap4_fdif_complete(Omap4FdifState *s)
 {
@@ -441,6 +457,7 @@ static void omap4_fdif_complete(Omap4FdifState *s)
         s->faces[i].confsize = MIN(f->size, 0xff) | (f->confidence & 0xf) << 8;
         s->faces[i].angle = f->angle & 0x1ff;
     }
+    qsort(s->faces, job->nfaces, sizeof(s->faces[0]), omap4_fdif_face_cmp);
     s->dnum = job->nfaces;
     s->busy = false;
     s->fd_ctrl |= FD_CTRL_FINISH;
