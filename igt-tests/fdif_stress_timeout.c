@@ -3,7 +3,8 @@
  * IGT-style reliability tests: races at a job's timeout, with the driver
  * reloaded with a short timeout_ms. Jobs that end as their timer fires;
  * the same window held open by the test module fdif_delay (kmod/),
- * which stalls the timeout handler; a reset that does not complete; an
+ * which stalls the timeout handler; a reset that does not complete, and
+ * one that fails while the release of what the first kept waits; an
  * unbind while jobs time out; a failed job's error reaching the job that
  * waits for it in the window where the scheduler has given back its
  * credit (fdif_delay again); no slow work with interrupts off (ftrace).
@@ -377,6 +378,119 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
 	close(job.fence_fd);
 	fdif_job_bos_free(fd, &j);
+	close(fd);
+	EXPECT_TRUE(bos_back_to(bos0, 5000))
+		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+}
+
+/*
+ * The release of what a failed reset kept waits for a reset that
+ * completed, and checks again when it runs that none failed since. Job A's
+ * reset fails: the device keeps A's BOs. Job B's start resets the module,
+ * which completes and queues the release; fdif_delay stalls the release at
+ * its entry while B times out and B's reset fails too: the device now
+ * keeps B's BOs (A's go with B, whose run proves the module let A go).
+ * When the release runs, a reset has failed since it was queued, so it
+ * must let nothing go: the module may still be running B. The process
+ * frees B's work area, which must free nothing, and fills new BOs of its
+ * size, which must keep what it wrote when the module ends B.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
+{
+	enum { TIMEOUT_MS = 500, JOB_MS = 4000, STALL_MS = 1500, FRESH = 16 };
+	uint32_t area = face_roi.width * face_roi.height;
+	struct fdif_bo fresh[FRESH];
+	struct fdif_job_bos a, b;
+	struct drm_fdif_job job;
+	long long bos0, held;
+	int fd, i, waited, corrupted = 0;
+	size_t k, work_size;
+	char cmd[160];
+
+	/* the timeout handler must run while one CPU is stalled */
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &a));
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", a.pic.map));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
+	work_size = b.work.size;
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+
+	/* A: the reset after its timeout is stuck, the device keeps its BOs */
+	fdif_job_init(&job, &a);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+
+	/* the release the next completed reset queues waits at its entry */
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_held_work owner=fdif delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+
+	/* B: its start's reset completes and queues the release... */
+	fdif_job_init(&job, &b);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	for (waited = 0; knob_value(DELAY_PARAMS "hits") < 1 && waited < TIMEOUT_MS / 2; waited++)
+		usleep(1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"))
+		TH_LOG("the release did not start within %d ms of B's submit", waited);
+	/* ...and, the release stalled, the reset after B's timeout is stuck */
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+	/* let the stalled release run */
+	usleep((STALL_MS + 500) * 1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+
+	/* the device still keeps B's BOs: freeing B's work area frees nothing */
+	held = stat_value("bos");
+	fdif_bo_free(fd, &b.work);
+	EXPECT_EQ(held, stat_value("bos"))
+		TH_LOG("B's work area was freed: the release let B's BOs go");
+	for (i = 0; i < FRESH; i++) {
+		ASSERT_EQ(0, fdif_bo_new(fd, work_size, &fresh[i]));
+		memset(fresh[i].map, 0x5a, work_size);
+	}
+	/* the module ends B and writes the work area it was given */
+	usleep(JOB_MS * 1000);
+	for (i = 0; i < FRESH; i++) {
+		const unsigned char *p = fresh[i].map;
+
+		for (k = 0; k < work_size && p[k] == 0x5a; k++)
+			;
+		if (k < work_size) {
+			TH_LOG("new BO %d written by the module at byte %zu", i, k);
+			corrupted++;
+		}
+	}
+	EXPECT_EQ(0, corrupted);
+	for (i = 0; i < FRESH; i++)
+		fdif_bo_free(fd, &fresh[i]);
+
+	/* a good job: its reset completes, and the kept BOs go */
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_bo_new(fd, work_size, &b.work));
+	fdif_job_init(&job, &b);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	fdif_job_bos_free(fd, &a);
+	fdif_job_bos_free(fd, &b);
 	close(fd);
 	EXPECT_TRUE(bos_back_to(bos0, 5000))
 		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
