@@ -300,6 +300,64 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 }
 
 /*
+ * The end of a test whose job @j the device keeps (its reset failed, the
+ * module may still run it): the process frees the job's work area, which
+ * must free nothing, and fills FRESH_BOS new BOs of its size with 0x5a,
+ * where that memory would go if it were freed. After @wait_ms the module
+ * has ended the job and written its work area: into none of them. Then a
+ * good job on @j, with a new work area, resets the module, which lets the
+ * kept BOs go: once @j is freed and @fd closed, the count of live BOs
+ * comes back to @bos0.
+ */
+#define FRESH_BOS	16
+
+static void kept_bos_not_reused(struct __test_metadata *_metadata, int fd,
+				struct fdif_job_bos *j, int wait_ms, long long bos0)
+{
+	struct fdif_bo fresh[FRESH_BOS];
+	size_t k, size = j->work.size;
+	struct drm_fdif_job job;
+	int i, corrupted = 0;
+	long long held;
+
+	held = stat_value("bos");
+	fdif_bo_free(fd, &j->work);
+	EXPECT_EQ(held, stat_value("bos"))
+		TH_LOG("the job's work area was freed: the device let its BOs go");
+	for (i = 0; i < FRESH_BOS; i++) {
+		ASSERT_EQ(0, fdif_bo_new(fd, size, &fresh[i]));
+		memset(fresh[i].map, 0x5a, size);
+	}
+	usleep(wait_ms * 1000);
+	for (i = 0; i < FRESH_BOS; i++) {
+		const unsigned char *p = fresh[i].map;
+
+		for (k = 0; k < size && p[k] == 0x5a; k++)
+			;
+		if (k < size) {
+			TH_LOG("new BO %d written by the module at byte %zu", i, k);
+			corrupted++;
+		}
+	}
+	EXPECT_EQ(0, corrupted);
+	for (i = 0; i < FRESH_BOS; i++)
+		fdif_bo_free(fd, &fresh[i]);
+
+	/* a good job: its reset completes, and the kept BOs go */
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_bo_new(fd, size, &j->work));
+	fdif_job_init(&job, j);
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	fdif_job_bos_free(fd, j);
+	close(fd);
+	EXPECT_TRUE(bos_back_to(bos0, 5000))
+		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+}
+
+/*
  * A reset that fails after a timeout leaves a module that may still run
  * the job (issue 25, 5). The emulated FDIF's stuck-reset fault leaves it
  * running, and it writes the job's work area when it ends. The job's BOs
@@ -311,14 +369,12 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
  */
 TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 {
-	enum { TIMEOUT_MS = 100, JOB_MS = 800, FRESH = 16 };
+	enum { TIMEOUT_MS = 100, JOB_MS = 800 };
 	uint32_t area = face_roi.width * face_roi.height;
-	struct fdif_bo fresh[FRESH];
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
-	long long bos0, held;
-	int fd, i, corrupted = 0;
-	size_t k, work_size;
+	long long bos0;
+	int fd;
 
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
 	bos0 = stat_value("bos");
@@ -326,7 +382,6 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	work_size = j.work.size;
 	ASSERT_GT(area, 0);
 	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
 
@@ -345,42 +400,8 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 	/* the timeout's reset did not complete: the module runs on */
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
 
-	/* the device keeps the job's BOs: freeing one here frees nothing */
-	held = stat_value("bos");
-	fdif_bo_free(fd, &j.work);
-	EXPECT_EQ(held, stat_value("bos"));
-	for (i = 0; i < FRESH; i++) {
-		ASSERT_EQ(0, fdif_bo_new(fd, work_size, &fresh[i]));
-		memset(fresh[i].map, 0x5a, work_size);
-	}
-	/* the module ends the job and writes the work area it was given */
-	usleep(2 * JOB_MS * 1000);
-	for (i = 0; i < FRESH; i++) {
-		const unsigned char *p = fresh[i].map;
-
-		for (k = 0; k < work_size && p[k] == 0x5a; k++)
-			;
-		if (k < work_size) {
-			TH_LOG("new BO %d written by the module at byte %zu", i, k);
-			corrupted++;
-		}
-	}
-	EXPECT_EQ(0, corrupted);
-	for (i = 0; i < FRESH; i++)
-		fdif_bo_free(fd, &fresh[i]);
-
-	/* a good job: its reset completes, and the kept BOs go */
-	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
-	ASSERT_EQ(0, fdif_bo_new(fd, work_size, &j.work));
-	fdif_job_init(&job, &j);
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
-	fdif_job_bos_free(fd, &j);
-	close(fd);
-	EXPECT_TRUE(bos_back_to(bos0, 5000))
-		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+	/* the module ends the job, at JOB_MS, and writes its work area */
+	kept_bos_not_reused(_metadata, fd, &j, 2 * JOB_MS, bos0);
 }
 
 /*
@@ -397,14 +418,12 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
  */
 TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 {
-	enum { TIMEOUT_MS = 500, JOB_MS = 4000, STALL_MS = 1500, FRESH = 16 };
+	enum { TIMEOUT_MS = 500, JOB_MS = 4000, STALL_MS = 1500 };
 	uint32_t area = face_roi.width * face_roi.height;
-	struct fdif_bo fresh[FRESH];
 	struct fdif_job_bos a, b;
 	struct drm_fdif_job job;
-	long long bos0, held;
-	int fd, i, waited, corrupted = 0;
-	size_t k, work_size;
+	long long bos0;
+	int fd, waited;
 	char cmd[160];
 
 	/* the timeout handler must run while one CPU is stalled */
@@ -417,7 +436,6 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", a.pic.map));
 	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
-	work_size = b.work.size;
 	ASSERT_GT(area, 0);
 	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
 
@@ -456,44 +474,9 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
 
-	/* the device still keeps B's BOs: freeing B's work area frees nothing */
-	held = stat_value("bos");
-	fdif_bo_free(fd, &b.work);
-	EXPECT_EQ(held, stat_value("bos"))
-		TH_LOG("B's work area was freed: the release let B's BOs go");
-	for (i = 0; i < FRESH; i++) {
-		ASSERT_EQ(0, fdif_bo_new(fd, work_size, &fresh[i]));
-		memset(fresh[i].map, 0x5a, work_size);
-	}
-	/* the module ends B and writes the work area it was given */
-	usleep(JOB_MS * 1000);
-	for (i = 0; i < FRESH; i++) {
-		const unsigned char *p = fresh[i].map;
-
-		for (k = 0; k < work_size && p[k] == 0x5a; k++)
-			;
-		if (k < work_size) {
-			TH_LOG("new BO %d written by the module at byte %zu", i, k);
-			corrupted++;
-		}
-	}
-	EXPECT_EQ(0, corrupted);
-	for (i = 0; i < FRESH; i++)
-		fdif_bo_free(fd, &fresh[i]);
-
-	/* a good job: its reset completes, and the kept BOs go */
-	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
-	ASSERT_EQ(0, fdif_bo_new(fd, work_size, &b.work));
-	fdif_job_init(&job, &b);
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	EXPECT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
+	/* the device still keeps B's BOs; the module ends B at JOB_MS */
 	fdif_job_bos_free(fd, &a);
-	fdif_job_bos_free(fd, &b);
-	close(fd);
-	EXPECT_TRUE(bos_back_to(bos0, 5000))
-		TH_LOG("live BOs: %lld, %lld before the test", stat_value("bos"), bos0);
+	kept_bos_not_reused(_metadata, fd, &b, JOB_MS, bos0);
 }
 
 /*
