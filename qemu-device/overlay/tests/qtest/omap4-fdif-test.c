@@ -2021,6 +2021,9 @@ static QTestState *detect_fixture(const char *name, uint32_t dcond,
 }
 
 /* FD_DCOND: minimum face size (bits 1:0) and face direction (bits 3:2). */
+
+/* The minimum face size of each FD_DCOND[1:0] value (the TRM's table). */
+static const uint32_t dcond_min_sizes[4] = { 20, 25, 32, 40 };
 /*
  * FD_DCOND's minimum size field, every value: the faces of lfw-60 (28 px
  * boxes) at 20 px and up, and at each larger minimum (25, 32, 40 px, the
@@ -2029,7 +2032,6 @@ static QTestState *detect_fixture(const char *name, uint32_t dcond,
  */
 static void test_dcond_min_sizes(void)
 {
-    static const uint32_t min_sizes[4] = { 20, 25, 32, 40 };
     uint32_t dnum, last = ~0u, i, k;
     QTestState *qts;
 
@@ -2037,17 +2039,18 @@ static void test_dcond_min_sizes(void)
         g_test_skip("FDIF_QTEST_FIXTURES not set");
         return;
     }
-    for (k = 0; k < G_N_ELEMENTS(min_sizes); k++) {
+    for (k = 0; k < G_N_ELEMENTS(dcond_min_sizes); k++) {
         uint32_t smallest = 0xff;
 
         qts = detect_fixture("lfw-60", k, 5, &dnum);
         for (i = 0; i < dnum; i++) {
             smallest = MIN(smallest, rd(qts, FD_CONFSIZE(i)) & 0xff);
         }
-        g_test_message("min size %u: %u faces, the smallest %u px", min_sizes[k], dnum,
+        g_test_message("min size %u: %u faces, the smallest %u px",
+                       dcond_min_sizes[k], dnum,
                        dnum ? smallest : 0);
         if (dnum) {
-            g_assert_cmpuint(smallest, >=, min_sizes[k]);
+            g_assert_cmpuint(smallest, >=, dcond_min_sizes[k]);
         }
         g_assert_cmpuint(dnum, <=, last);
         if (k == 0) {
@@ -2110,7 +2113,6 @@ static void test_dcond_windows(void)
         "</_></weakClassifiers></_>"
         "</stages><features><_><rects><_>0 0 4 4 -1.</_><_>0 0 2 2 4.</_></rects>"
         "<tilted>0</tilted></_></features></cascade></opencv_storage>";
-    static const int min_sizes[4] = { 20, 25, 32, 40 };
     g_autofree char *dir = g_dir_make_tmp("fdif-model-XXXXXX", NULL);
     g_autofree char *path = g_build_filename(dir, "never.xml", NULL);
     g_autofree char *opts = g_strdup_printf("frame-time-us=0,model=%s", path);
@@ -2128,14 +2130,14 @@ static void test_dcond_windows(void)
     qts = start(opts);
     qtest_memwrite(qts, PIC_ADDR, pic, W * H);
     program(qts, PIC_ADDR, WORK_ADDR);
-    for (k = 0; k < G_N_ELEMENTS(min_sizes); k++) {
-        uint64_t want = pyramid_windows(W, H, 10, min_sizes[k]) +
-                        2 * pyramid_windows(cw, ch, 10, min_sizes[k]);
+    for (k = 0; k < G_N_ELEMENTS(dcond_min_sizes); k++) {
+        uint64_t want = pyramid_windows(W, H, 10, dcond_min_sizes[k]) +
+                        2 * pyramid_windows(cw, ch, 10, dcond_min_sizes[k]);
 
         wr(qts, FD_DCOND, k);   /* direction up */
         g_assert_cmphex(run_job(qts), ==, FINISH);
-        g_test_message("min size %d: %u windows, the rule says %" PRIu64,
-                       min_sizes[k], qtest_readl(qts, WORK_ADDR + 16), want);
+        g_test_message("min size %u: %u windows, the rule says %" PRIu64,
+                       dcond_min_sizes[k], qtest_readl(qts, WORK_ADDR + 16), want);
         g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 12), ==, 3);    /* scans */
         g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 16), ==, want);
         g_assert_cmpuint(qtest_readl(qts, WORK_ADDR + 20), ==, 0);    /* raw hits */
