@@ -212,25 +212,32 @@ TEST_F(job, roi_and_offsets)
  * The fixture's job on the picture at @offset / @stride in the dma-buf
  * @buf, imported: the astronaut's face must be found. The import has no
  * mmap offset of ours (the CPU maps it through its exporter), and once
- * the job has read it, it is idle and still ours to close.
+ * the job has read it, it is idle and still ours to close. Where the
+ * guest has RAM beyond the device's reach, the import must be refused
+ * (-EINVAL), and that is the test's end.
  */
 static void job_on_import(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
 			  int buf, uint32_t offset, uint32_t stride)
 {
-	struct drm_prime_handle imp = { .fd = buf };
+	uint32_t handle;
 	uint64_t off;
+	int ret = fdif_import_foreign(self->fd, buf, &handle);
 
-	ASSERT_EQ(0, fdif_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
-	EXPECT_EQ(-EINVAL, fdif_bo_mmap_offset(self->fd, imp.handle, &off));
-	self->job.picture.planes[0].handle = imp.handle;
+	ASSERT_LE(0, ret) TH_LOG("import: %s", fdif_import_error(ret));
+	if (ret == 1) {
+		TH_LOG("refused: this guest has RAM beyond the device's reach");
+		return;
+	}
+	EXPECT_EQ(-EINVAL, fdif_bo_mmap_offset(self->fd, handle, &off));
+	self->job.picture.planes[0].handle = handle;
 	self->job.picture.planes[0].offset = offset;
 	self->job.picture.planes[0].stride = stride;
 	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
 	ASSERT_EQ(0, wait_result(self->fd, &self->j));
 	EXPECT_EQ(self->job.seqno, result_of(&self->j)->seqno);
 	check_astronaut(_metadata, result_of(&self->j));
-	EXPECT_EQ(0, fdif_bo_wait(self->fd, imp.handle, 0));
-	EXPECT_EQ(0, fdif_gem_close(self->fd, imp.handle));
+	EXPECT_EQ(0, fdif_bo_wait(self->fd, handle, 0));
+	EXPECT_EQ(0, fdif_gem_close(self->fd, handle));
 }
 
 /*

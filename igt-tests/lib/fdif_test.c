@@ -47,6 +47,32 @@ int fdif_dma_heap_alloc(const char *heap, size_t len)
 	return ret;
 }
 
+int fdif_import_foreign(int fd, int buf, uint32_t *handle)
+{
+	struct drm_prime_handle imp = { .fd = buf };
+	int beyond = fdif_ram_beyond_reach(), ret;
+
+	if (beyond < 0)
+		return beyond;
+	ret = fdif_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp);
+	*handle = imp.handle;
+	if (!beyond)
+		return ret;
+	if (!ret) {
+		/* taken where it may be a bounced copy: not by this driver */
+		fdif_gem_close(fd, imp.handle);
+		*handle = 0;
+		return -EEXIST;
+	}
+	return ret == -EINVAL && !imp.handle ? 1 : ret;
+}
+
+const char *fdif_import_error(int ret)
+{
+	return ret == -EEXIST ? "taken, with RAM beyond the device's reach" :
+	       strerror(-ret);
+}
+
 /* The first dma-heap that is not the system heap: the CMA one, or -errno. */
 int fdif_cma_heap_alloc(size_t len)
 {

@@ -15,6 +15,7 @@
 #include <drm/fdif_accel.h>
 
 #include "fdif_emu.h"
+#include "fdif_reach.h"
 #include "fdif_truth.h"
 
 /* The test pictures: 320x240, 8-bit grey, rows packed. */
@@ -69,6 +70,17 @@ int fdif_ioctl(int fd, unsigned long request, void *arg);
 int fdif_dma_heap_alloc(const char *heap, size_t len);
 /* @len bytes from the first dma-heap that is not the system heap (CMA's). */
 int fdif_cma_heap_alloc(size_t len);
+/*
+ * Another exporter's dma-buf @buf imported into @fd, by the driver's rule
+ * (docs/driver.md): where the guest has RAM beyond the device's reach
+ * (fdif_ram_beyond_reach(), the stress guest), no such import is taken.
+ * Return: 0 imported (*@handle), 1 refused there as it must be (-EINVAL,
+ * no handle), or a negative errno: -EEXIST if it imported there, else the
+ * import's own error.
+ */
+int fdif_import_foreign(int fd, int buf, uint32_t *handle);
+/* What fdif_import_foreign()'s negative @ret means, for a test's log. */
+const char *fdif_import_error(int ret);
 
 /*
  * DRM_IOCTL_FDIF_QUERY of @type into @buf (@size bytes; NULL: the size

@@ -104,14 +104,15 @@ struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
  * @attach: the dma-buf attachment
  * @sgt: its DMA mapping for the FDIF
  *
- * Where the FDIF cannot address all RAM, the buffer must come as one DMA
- * segment. Segments that merely follow each other are not enough there:
- * swiotlb bounces each entry beyond the device's reach into the next free
- * slots, so scattered pages come back looking contiguous, as copies that
- * not every exporter keeps up to date (Documentation/accel/fdif/).
+ * Where the FDIF cannot address all RAM, no other exporter's buffer is
+ * taken: the DMA API may have bounced it through swiotlb, and the device
+ * would then read and write a copy that not every exporter keeps up to
+ * date, and no interface tells a driver whether it did
+ * (Documentation/accel/fdif/). An OMAP4 addresses all of its RAM.
  *
  * Return: the imported object (counted in the stats) or an ERR_PTR:
- * -EINVAL if the buffer is not one contiguous DMA range.
+ * -EINVAL if the FDIF cannot address all RAM, or the buffer is not one
+ * contiguous DMA range.
  */
 struct drm_gem_object *
 fdif_gem_prime_import_sg_table(struct drm_device *drm,
@@ -120,9 +121,8 @@ fdif_gem_prime_import_sg_table(struct drm_device *drm,
 {
 	struct drm_gem_object *obj;
 
-	if (sgt->nents != 1 && dma_addressing_limited(attach->dev)) {
-		drm_dbg_prime(drm, "import refused: %u DMA segments, RAM beyond reach\n",
-			      sgt->nents);
+	if (dma_addressing_limited(attach->dev)) {
+		drm_dbg_prime(drm, "import refused: RAM beyond the device's reach\n");
 		return ERR_PTR(-EINVAL);
 	}
 
