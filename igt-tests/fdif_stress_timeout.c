@@ -736,6 +736,91 @@ static void completions_and_faults(struct __test_metadata *_metadata, int rounds
 	close(fd);
 }
 
+enum { ROUNDS_GRAPH = 5 };
+
+/* Durations of one function's calls in a function graph trace, in us. */
+struct call_times {
+	const char *name;
+	double us[512];
+	int n;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * One function graph trace line's duration, if it is a call of @t's
+ * function: "  0) ! 203.520 us  |  fdif_irq [fdif]();" (a '+', '!' or
+ * '#' marks a long one; module functions carry their module's name).
+ */
+static void call_time_add(struct call_times *t, char *line)
+{
+	size_t len = strlen(t->name);
+	char *bar = strchr(line, '|'), *name, *us;
+	double v;
+
+	if (!bar || t->n == (int)(sizeof(t->us) / sizeof(t->us[0])))
+		return;
+	name = bar + 1 + strspn(bar + 1, " ");
+	if (strncmp(name, t->name, len) || (name[len] != '(' && name[len] != ' '))
+		return;
+	*bar = '\0';
+	us = strstr(line, " us");
+	if (us) {
+		while (us > line && us[-1] != ' ')
+			us--;
+		if (sscanf(us, "%lf", &v) == 1)
+			t->us[t->n++] = v;
+	}
+	*bar = '|';
+}
+
+/*
+ * How long the hard interrupt handler, fdif_irq(), runs, over
+ * completions_and_faults(): the function graph tracer's durations of its
+ * calls, and of the arch timer's handler in the same guest and the same
+ * time, for scale (an emulated, debug-built guest).
+ */
+static void handler_times(struct __test_metadata *_metadata, struct call_times *irq,
+			  struct call_times *timer)
+{
+	char line[512];
+	FILE *f;
+
+	ASSERT_EQ(0, trace_set("set_ftrace_filter", "fdif_irq arch_timer_handler_virt"))
+		TH_LOG("fdif_irq() or the arch timer's handler is not traceable");
+	ASSERT_EQ(0, trace_set("trace", ""));
+	ASSERT_EQ(0, trace_set("current_tracer", "function_graph"))
+		TH_LOG("no function graph tracer (CONFIG_FUNCTION_GRAPH_TRACER)");
+	ASSERT_EQ(0, trace_set("tracing_on", "1"));
+	completions_and_faults(_metadata, ROUNDS_GRAPH);
+	ASSERT_EQ(0, trace_set("tracing_on", "0"));
+	f = fopen(TRACEFS "/trace", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		call_time_add(irq, line);
+		call_time_add(timer, line);
+	}
+	fclose(f);
+	EXPECT_EQ(0, trace_set("current_tracer", "nop"));
+	EXPECT_EQ(0, trace_set("set_ftrace_filter", ""));
+	/* a good job's completion and a fault's ERR: one each at least */
+	EXPECT_LE(2 * ROUNDS_GRAPH, irq->n);
+	qsort(irq->us, irq->n, sizeof(double), cmp_double);
+	qsort(timer->us, timer->n, sizeof(double), cmp_double);
+	TH_LOG("%s: %d calls, median %.1f us, longest %.1f us; %s: %d calls, "
+	       "median %.1f us, longest %.1f us", irq->name, irq->n,
+	       irq->n ? irq->us[irq->n / 2] : 0, irq->n ? irq->us[irq->n - 1] : 0,
+	       timer->name, timer->n, timer->n ? timer->us[timer->n / 2] : 0,
+	       timer->n ? timer->us[timer->n - 1] : 0);
+}
+
 /*
  * Nothing slow runs with interrupts off (issue 39): copying a finished
  * job's results (a hundred and more register reads for 35 faces) and the
@@ -744,14 +829,18 @@ static void completions_and_faults(struct __test_metadata *_metadata, int rounds
  * call, whether interrupts were off (the 'd' flag): none of the calls of
  * fdif_omap4_read_results() and fdif_omap4_hw_init() during good and
  * faulting jobs may have it. (Both ran in the hard interrupt handler
- * before.) The longest interrupts-off section the irqsoff tracer saw
- * over the same jobs is logged, not checked: a number of this emulated,
- * debug-built guest, not a property of the driver.
+ * before.) Two times are logged, not checked: numbers of this emulated,
+ * debug-built guest. The function graph tracer times each call of the
+ * hard interrupt handler, fdif_irq(), the driver's whole share of time
+ * with interrupts off (issue 39's goal: at most 100 us); and the irqsoff
+ * tracer gives the guest's longest interrupts-off section, with where it
+ * began and ended, whoever's it is.
  */
 TEST_F_TIMEOUT(short_timeout, no_slow_work_with_irqs_off, 300)
 {
 	enum { ROUNDS = 5 };
 	char line[512], *p;
+	static struct call_times irq = { "fdif_irq" }, timer = { "arch_timer_handler_virt" };
 	int reads = 0, resets = 0, irqs_off = 0;
 	long long max_us = -1;
 	FILE *f;
@@ -796,7 +885,8 @@ TEST_F_TIMEOUT(short_timeout, no_slow_work_with_irqs_off, 300)
 	EXPECT_GE(resets, ROUNDS);
 	EXPECT_EQ(0, irqs_off);
 
-	/* the measure, for docs/reliability.md */
+	/* the measures, for docs/reliability.md */
+	handler_times(_metadata, &irq, &timer);
 	if (!trace_set("current_tracer", "irqsoff")) {
 		ASSERT_EQ(0, trace_set("tracing_max_latency", "0"));
 		ASSERT_EQ(0, trace_set("tracing_on", "1"));

@@ -629,7 +629,8 @@ int fdif_fence_wait(int fence_fd, int ms, int64_t *timestamp_ns)
 int sysfs_write(const char *path, const char *value)
 {
 	size_t len = strlen(value), done = 0;
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	/* as the shell's '>': tracefs's filters take O_TRUNC to be replaced */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
 	ssize_t n;
 
 	if (fd < 0)
