@@ -151,6 +151,21 @@ division helpers, and the omap4-panda, omap4-panda-es and omap4-sdp DTBs
 with the new node pass dt-validate against every binding (no finding for
 the FDIF node; Debian bookworm's dt-schema 2022.08).
 
+A bug this driver cannot fix, in the scheduler's core code: a job killed
+before it ran (its file closed while it waited on another driver's fence)
+has no hardware fence, so nothing holds the scheduler for its scheduler
+fences, and drm_sched_fence_get_timeline_name() reads fence->sched->name.
+Once the job is freed with the device unbound and every file closed, the
+drm_device, and the scheduler in it, go; SYNC_IOC_FILE_INFO on a sync_file
+of that job's fence then reads freed memory. Shown on 6.12 under KASAN
+(scripts/kasan-fence-demo.sh in the development tree): \"BUG: KASAN:
+slab-use-after-free in drm_sched_fence_get_timeline_name+0xa8/0xc0
+[gpu_sched]\", read from sync_file_ioctl, the memory freed by
+drm_dev_put() from the job's release. Since 6.17, sync_file asks through
+dma_fence_timeline_name(), which does not call a signalled fence's ops;
+a driver is not told when a scheduler fence is released, so it cannot
+hold the device for it.
+
 Who uses each uAPI field:
 
 $(cat "$KDIR/cover-uapi-users.txt")"

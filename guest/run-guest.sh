@@ -322,6 +322,8 @@ for t in "${STRESS_SUITES[@]}"; do
 	guest_file "$gb/igt-tests/$t" "$root/stress/"
 done
 [ -z "$debug" ] || guest_file "$kmod/fdif_delay.ko" "$root/lib/fdif-test/"
+# the debug kernel's demonstration of a core bug (scripts/kasan-fence-demo.sh)
+[ -z "$debug" ] || guest_file "$gb/igt-tests/fdif_fence_uaf" "$root/bin/"
 # the debug kernel (KASAN, lockdep, kmemleak) runs the uAPI suites too,
 # and the camera's (imports of vivid's buffers, the device unbound under
 # a pipeline)
