@@ -157,7 +157,9 @@ has no hardware fence, so nothing holds the scheduler for its scheduler
 fences, and drm_sched_fence_get_timeline_name() reads fence->sched->name.
 Once the job is freed with the device unbound and every file closed, the
 drm_device, and the scheduler in it, go; SYNC_IOC_FILE_INFO on a sync_file
-of that job's fence then reads freed memory. Shown on 6.12 under KASAN
+of that job's fence then reads freed memory. The driver's own sync_files
+(FENCE_FD_OUT) hold a fence of the driver's that holds the device; a
+syncobj's fence exported as a sync_file is the scheduler's own. Shown on 6.12 under KASAN
 (scripts/kasan-fence-demo.sh in the development tree): \"BUG: KASAN:
 slab-use-after-free in drm_sched_fence_get_timeline_name+0xa8/0xc0
 [gpu_sched]\", read from sync_file_ioctl, the memory freed by

@@ -10,7 +10,9 @@
  * its hardware fence, the scheduler fences' parent, holds the drm_device,
  * in which the scheduler lives (fdif_hw_fence_alloc()). A job killed
  * before it ran has no parent. So: a job waits on a fence no driver
- * signals (a sw_sync point), with a sync_file of its finished fence; its
+ * signals (a sw_sync point), its finished fence exported from an
+ * out-syncobj as a sync_file (DRM_FDIF_JOB_FENCE_FD_OUT's sync_file holds
+ * a fence of the driver's that holds the device: fdif_out_fence.c); its
  * process exits, the device is unbound; the sw_sync point signals, the
  * scheduler ends the job (-ESRCH) and frees it, and the last reference to
  * the drm_device, and so the scheduler, goes with it. SYNC_IOC_FILE_INFO
@@ -43,64 +45,41 @@ static int fail(const char *what, int err)
 }
 
 /*
- * In a child: a job on a new file that waits on @in_fence, its finished
- * fence's sync_file sent back over @sock; then the child exits with the
- * job queued (a process that closes its file without exiting would wait
- * for the queue for ever: drm_sched_entity_flush()).
+ * In a child: a job on a new file that waits on @in_fence and signals a
+ * syncobj, whose fence (the job's finished fence itself) goes back over
+ * @sock as a sync_file; then the child exits with the job queued (a
+ * process that closes its file without exiting would wait for the queue
+ * for ever: drm_sched_entity_flush()).
  */
 static int child_submit(int sock, int in_fence)
 {
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { .iov_base = "f", .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	struct drm_syncobj_handle h = {
+		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
 	};
-	struct drm_fdif_sync in = { 0 };
+	struct drm_fdif_sync in = { 0 }, out = { 0 };
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
-	struct cmsghdr *c;
-	int fd = fdif_open();
+	int fd = fdif_open(), ret;
 
 	if (fd < 0 || fdif_job_bos_new(fd, &j))
 		return fail("open the device and make BOs", fd < 0 ? fd : EIO);
 	in.handle = syncobj_from_sync_file(fd, in_fence);
-	if (!in.handle)
-		return fail("a syncobj of the sw_sync point", EINVAL);
+	if (!in.handle || fdif_syncobj_create(fd, 0, &out.handle))
+		return fail("syncobjs", EINVAL);
 	fdif_job_init(&job, &j);
 	job.in_sync_count = 1;
 	job.in_syncs = (uintptr_t)&in;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	if (fdif_submit_one(fd, &job))
-		return fail("submit", EIO);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &job.fence_fd, sizeof(int));
-	if (sendmsg(sock, &msg, 0) != 1)
-		return fail("send the sync_file", errno);
-	return 0;
-}
-
-static int receive_fd(int sock)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))], byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *c;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&msg);
-	if (!c || c->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
+	job.out_sync_count = 1;
+	job.out_syncs = (uintptr_t)&out;
+	ret = fdif_submit_one(fd, &job);
+	if (ret)
+		return fail("submit", ret);
+	h.handle = out.handle;
+	ret = fdif_ioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &h);
+	if (ret)
+		return fail("export the syncobj's fence", ret);
+	ret = fd_send(sock, h.fd);
+	return ret ? fail("send the sync_file", ret) : 0;
 }
 
 int main(void)
@@ -124,7 +103,7 @@ int main(void)
 	if (!pid)
 		_exit(child_submit(sv[1], d.fence));
 	close(d.fence);
-	fence_fd = receive_fd(sv[0]);
+	fence_fd = fd_receive(sv[0]);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return fail("the child's submit", EIO);
 	if (fence_fd < 0)

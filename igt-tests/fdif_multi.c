@@ -232,10 +232,11 @@ TEST_F(multi, job_on_each)
 }
 
 /*
- * The scheduler of each instance is named after its device: a job's fence
- * (drm_sched's finished fence) reports the scheduler's name as its
- * timeline, SYNC_IOC_FILE_INFO's obj_name. Read while the job is pending
- * where the device can be slowed down.
+ * A job's sync_file names its device: its fence (the driver's, following
+ * drm_sched's finished fence) reports the device's name, as the
+ * scheduler's fences do, as its timeline, SYNC_IOC_FILE_INFO's obj_name,
+ * and "fdif" as its driver. Read while the job is pending where the
+ * device can be slowed down.
  */
 TEST_F(multi, sched_named_after_device)
 {
@@ -255,7 +256,8 @@ TEST_F(multi, sched_named_after_device)
 		TH_LOG("%s: fence timeline \"%s\", driver \"%s\"%s", self->inst[i].name, obj[i],
 		       drv, st ? " (already signalled)" : "");
 		EXPECT_STREQ(self->inst[i].name, obj[i]);
-		EXPECT_STREQ("drm_sched", drv);
+		/* the sync_file's fence, the driver's own (fdif_out_fence.c) */
+		EXPECT_STREQ("fdif", drv);
 		st = fdif_fence_wait(fence, WAIT_MS, NULL);
 		close(fence);
 		EXPECT_EQ(1, st);

@@ -840,7 +840,8 @@ TEST_F_TIMEOUT(short_timeout, no_slow_work_with_irqs_off, 300)
 {
 	enum { ROUNDS = 5 };
 	char line[512], *p;
-	static struct call_times irq = { "fdif_irq" }, timer = { "arch_timer_handler_virt" };
+	static struct call_times irq = { .name = "fdif_irq" },
+				 timer = { .name = "arch_timer_handler_virt" };
 	int reads = 0, resets = 0, irqs_off = 0;
 	long long max_us = -1;
 	FILE *f;

@@ -13,8 +13,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/sync_file.h>
 
 #include "kselftest_harness.h"
 #include "fdif_test.h"
@@ -199,15 +203,97 @@ TEST_F_TIMEOUT(plain, fence_outlives_file_and_module, 120)
 	ASSERT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
 	fdif_job_bos_free(fd, &j);
 	close(fd);
-	/* the job is freed a little after its fence signalled; the fence stays */
-	for (i = 0; i < 500 && (held = module_refs()) > 1; i++)
+	/*
+	 * The job is freed a little after its fence signalled; the fences
+	 * stay: the sync_file's own (fdif_out_fence.c) and, through the
+	 * job's finished fence it holds, the hardware fence.
+	 */
+	for (i = 0; i < 500 && (held = module_refs()) > 2; i++)
 		usleep(10000);
-	EXPECT_EQ(1, held) TH_LOG("module references with only the sync_file left: %lld", held);
+	EXPECT_EQ(2, held) TH_LOG("module references with only the sync_file left: %lld", held);
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
 	ASSERT_TRUE(wait_node(0));
 	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a fence alive");
 	ASSERT_EQ(0, access(FDIF_REFCNT, F_OK));
 	close(job.fence_fd);
+	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
+		usleep(10000);
+	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
+/*
+ * The sync_file of a job killed before it ran outlives the device
+ * (issue 39). The job waits on a sw_sync point in a child that sends its
+ * sync_file (DRM_FDIF_JOB_FENCE_FD_OUT) back and exits; the device is
+ * unbound; the point signals and the job ends, -ESRCH. The scheduler's
+ * fences have no hardware fence to hold the device then, and ask the
+ * scheduler, which lives in the device, for their timeline's name: the
+ * sync_file's own fence (fdif_out_fence.c) holds the device and the
+ * module, so the file's info reads no freed memory, and rmmod waits for
+ * the sync_file. When it held the scheduler's fence, this read freed
+ * memory (KASAN; scripts/kasan-fence-demo.sh still shows it for a
+ * syncobj's fence exported as a sync_file, which is the core's).
+ */
+TEST_F_TIMEOUT(plain, killed_job_sync_file_outlives_device, 120)
+{
+	struct sync_fence_info info = { 0 };
+	struct sync_file_info file = { .num_fences = 1 };
+	long long idle = -1, held = -1, refs = -1;
+	int tl, fence, sv[2], fence_fd, status, i;
+	pid_t pid;
+
+	for (i = 0; i < 500 && (idle = module_refs()) > 0; i++)
+		usleep(10000);
+	ASSERT_EQ(0, idle) TH_LOG("module references with nothing open: %lld", idle);
+	tl = sw_sync_point(_metadata, &fence);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct drm_fdif_sync in = { 0 };
+		struct fdif_job_bos j;
+		struct drm_fdif_job job;
+		int cfd = fdif_open();
+
+		if (cfd < 0 || fdif_job_bos_new(cfd, &j))
+			_exit(1);
+		in.handle = syncobj_from_sync_file(cfd, fence);
+		if (!in.handle)
+			_exit(2);
+		fdif_job_init(&job, &j);
+		job.in_sync_count = 1;
+		job.in_syncs = (uintptr_t)&in;
+		job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		if (fdif_submit_one(cfd, &job) || fd_send(sv[1], job.fence_fd))
+			_exit(3);
+		_exit(0);
+	}
+	close(fence);
+	close(sv[1]);
+	fence_fd = fd_receive(sv[0]);
+	close(sv[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("child: status 0x%x", status);
+	ASSERT_GE(fence_fd, 0);
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+	ASSERT_TRUE(wait_node(0));
+	ASSERT_EQ(0, sw_sync_signal(tl));
+	close(tl);
+	EXPECT_EQ(-ESRCH, fence_wait(fence_fd, WAIT_NS));
+	/* the job is freed a little after its end; the sync_file's fence stays */
+	for (i = 0; i < 500 && (held = module_refs()) > 1; i++)
+		usleep(10000);
+	EXPECT_EQ(1, held) TH_LOG("module references with only the sync_file left: %lld", held);
+	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a sync_file alive");
+	file.sync_fence_info = (uintptr_t)&info;
+	ASSERT_EQ(0, ioctl(fence_fd, SYNC_IOC_FILE_INFO, &file));
+	EXPECT_EQ(-ESRCH, info.status);
+	EXPECT_STREQ("fdif", info.driver_name);
+	close(fence_fd);
 	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
 		usleep(10000);
 	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");

@@ -60,6 +60,10 @@ struct sw_sync_create_fence_data {
 #define SW_SYNC_IOC_INC		_IOW('W', 1, __u32)
 int sw_sync_signal(int tl);
 uint32_t syncobj_from_sync_file(int fd, int fence);
+/* An fd through a unix socket (SCM_RIGHTS): from a child that exits, say. */
+int fd_send(int sock, int fd);
+/* The fd fd_send() sent, close-on-exec, or -errno. */
+int fd_receive(int sock);
 
 #ifdef TEST_HARNESS_MAIN	/* kselftest_harness.h: the test programs */
 #include <errno.h>

@@ -80,13 +80,25 @@ static void fdif_fence_release_work(struct work_struct *work)
 	module_put(THIS_MODULE);
 }
 
+/**
+ * fdif_release_later() - run a release that drops the module, from a work item
+ * @work: drops what its object holds, the module last
+ *
+ * On a queue of the driver's that module exit destroys, which waits for
+ * the work: the module's code is not left while it still runs.
+ */
+void fdif_release_later(struct work_struct *work)
+{
+	queue_work(fdif_release_wq, work);
+}
+
 /* The last reference, in any context: the rest goes from a work item. */
 static void fdif_fence_release(struct dma_fence *fence)
 {
 	struct fdif_hw_fence *f = container_of(fence, struct fdif_hw_fence, base);
 
 	INIT_WORK(&f->release_work, fdif_fence_release_work);
-	queue_work(fdif_release_wq, &f->release_work);
+	fdif_release_later(&f->release_work);
 }
 
 static const struct dma_fence_ops fdif_fence_ops = {
@@ -270,7 +282,7 @@ void fdif_job_free(struct fdif_job *job)
 	if (job->ffile)
 		fdif_file_put(job->ffile);
 	INIT_WORK(&job->release_work, fdif_job_release);
-	queue_work(fdif_release_wq, &job->release_work);
+	fdif_release_later(&job->release_work);
 }
 
 /**

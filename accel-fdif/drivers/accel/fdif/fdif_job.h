@@ -89,6 +89,9 @@ static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
 
 struct fdif_job *fdif_job_alloc(struct fdif_device *fdev);
 struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev);
+void fdif_release_later(struct work_struct *work);
+struct dma_fence *fdif_out_fence_create(struct fdif_device *fdev);
+void fdif_out_fence_follow(struct dma_fence *fence, struct dma_fence *job);
 void fdif_job_free(struct fdif_job *job);
 void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb);
 

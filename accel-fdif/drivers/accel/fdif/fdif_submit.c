@@ -43,6 +43,7 @@ struct fdif_submit_entry {
 	struct fdif_job *job;
 	bool sched_init;
 	struct fdif_out_sync *out;
+	struct dma_fence *out_fence;	/* the sync_file's (fdif_out_fence.c) */
 	struct sync_file *sync_file;
 	int fd;
 	struct dma_fence *done;
@@ -256,19 +257,6 @@ static void fdif_signal_out_syncs(struct fdif_out_sync *out, u32 count,
 	}
 }
 
-/*
- * A sync_file allocated before the job is armed, on a placeholder fence:
- * past drm_sched_job_arm() the job must be pushed, and nothing may fail.
- */
-static struct sync_file *fdif_sync_file_alloc(void)
-{
-	struct dma_fence *stub = dma_fence_get_stub();
-	struct sync_file *sync_file = sync_file_create(stub);
-
-	dma_fence_put(stub);
-	return sync_file;
-}
-
 /* Everything one job needs, allocated and looked up; nothing queued. */
 static int fdif_submit_prepare(struct drm_file *file,
 			       struct fdif_submit_entry *e)
@@ -328,7 +316,14 @@ static int fdif_submit_prepare(struct drm_file *file,
 		e->fd = get_unused_fd_flags(O_CLOEXEC);
 		if (e->fd < 0)
 			return e->fd;
-		e->sync_file = fdif_sync_file_alloc();
+		/*
+		 * Made before the job is armed, past which nothing may fail:
+		 * on a fence that follows the job once it is armed.
+		 */
+		e->out_fence = fdif_out_fence_create(fdev);
+		if (!e->out_fence)
+			return -ENOMEM;
+		e->sync_file = sync_file_create(e->out_fence);
 		if (!e->sync_file)
 			return -ENOMEM;
 	}
@@ -339,6 +334,7 @@ static void fdif_submit_entry_fini(struct fdif_submit_entry *e)
 {
 	if (e->sync_file)
 		fput(e->sync_file->file);
+	dma_fence_put(e->out_fence);
 	if (e->fd >= 0)
 		put_unused_fd(e->fd);
 	fdif_out_syncs_free(e->out, e->args.out_sync_count);
@@ -499,15 +495,8 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 		dma_resv_add_fence(obj->resv, done, fdif_job_writes(job, obj) ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	}
-	if (e->sync_file) {
-		/*
-		 * Not visible to anyone yet: swap the placeholder for the job.
-		 * sync_file_create() here could fail with the job armed, which
-		 * must be pushed, and the batch would be queued in part.
-		 */
-		dma_fence_put(e->sync_file->fence);
-		e->sync_file->fence = dma_fence_get(done);
-	}
+	if (e->out_fence)
+		fdif_out_fence_follow(e->out_fence, done);
 	atomic64_inc(&ffile->fdev->stats.submitted);
 	/* cannot fail: the job is not pushed yet */
 	dma_fence_add_callback(&job->base.s_fence->scheduled,
@@ -590,6 +579,7 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 		}
 		if (e[j].sync_file)
 			fd_install(e[j].fd, e[j].sync_file->file);
+		dma_fence_put(e[j].out_fence);
 		dma_fence_put(e[j].done);
 	}
 	ret = 0;
