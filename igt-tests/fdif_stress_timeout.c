@@ -738,6 +738,29 @@ static void completions_and_faults(struct __test_metadata *_metadata, int rounds
 
 enum { ROUNDS_GRAPH = 5 };
 
+/*
+ * The trace of completions_and_faults(@rounds) by @tracer, of the
+ * functions @filter names (set_ftrace_filter's globs), open for reading.
+ */
+static FILE *traced_jobs(struct __test_metadata *_metadata, const char *filter,
+			 const char *tracer, int rounds)
+{
+	FILE *f;
+
+	ASSERT_EQ(0, trace_set("tracing_on", "0"));
+	ASSERT_EQ(0, trace_set("current_tracer", "nop"));
+	ASSERT_EQ(0, trace_set("set_ftrace_filter", filter))
+		TH_LOG("not traceable (inlined?): %s", filter);
+	ASSERT_EQ(0, trace_set("trace", ""));
+	ASSERT_EQ(0, trace_set("current_tracer", tracer)) TH_LOG("no %s tracer", tracer);
+	ASSERT_EQ(0, trace_set("tracing_on", "1"));
+	completions_and_faults(_metadata, rounds);
+	ASSERT_EQ(0, trace_set("tracing_on", "0"));
+	f = fopen(TRACEFS "/trace", "r");
+	ASSERT_NE(NULL, f);
+	return f;
+}
+
 /* Durations of one function's calls in a function graph trace, in us. */
 struct call_times {
 	const char *name;
@@ -791,16 +814,9 @@ static void handler_times(struct __test_metadata *_metadata, struct call_times *
 	char line[512];
 	FILE *f;
 
-	ASSERT_EQ(0, trace_set("set_ftrace_filter", "fdif_irq arch_timer_handler_virt"))
-		TH_LOG("fdif_irq() or the arch timer's handler is not traceable");
-	ASSERT_EQ(0, trace_set("trace", ""));
-	ASSERT_EQ(0, trace_set("current_tracer", "function_graph"))
-		TH_LOG("no function graph tracer (CONFIG_FUNCTION_GRAPH_TRACER)");
-	ASSERT_EQ(0, trace_set("tracing_on", "1"));
-	completions_and_faults(_metadata, ROUNDS_GRAPH);
-	ASSERT_EQ(0, trace_set("tracing_on", "0"));
-	f = fopen(TRACEFS "/trace", "r");
-	ASSERT_NE(NULL, f);
+	/* (CONFIG_FUNCTION_GRAPH_TRACER) */
+	f = traced_jobs(_metadata, "fdif_irq arch_timer_handler_virt", "function_graph",
+			ROUNDS_GRAPH);
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#')
 			continue;
@@ -848,20 +864,9 @@ TEST_F_TIMEOUT(short_timeout, no_slow_work_with_irqs_off, 300)
 
 	if (access(TRACEFS "/trace", F_OK))
 		ASSERT_EQ(0, system("mount -t tracefs nodev " TRACEFS));
-	ASSERT_EQ(0, trace_set("tracing_on", "0"));
-	ASSERT_EQ(0, trace_set("current_tracer", "nop"));
 	/* the globs also take a compiler's clones (.isra.0, .constprop.0) */
-	ASSERT_EQ(0, trace_set("set_ftrace_filter",
-			       "fdif_omap4_read_results* fdif_omap4_hw_init*"))
-		TH_LOG("the driver's functions are not traceable (inlined?)");
-	ASSERT_EQ(0, trace_set("trace", ""));
-	ASSERT_EQ(0, trace_set("current_tracer", "function"));
-	ASSERT_EQ(0, trace_set("tracing_on", "1"));
-	completions_and_faults(_metadata, ROUNDS);
-	ASSERT_EQ(0, trace_set("tracing_on", "0"));
-
-	f = fopen(TRACEFS "/trace", "r");
-	ASSERT_NE(NULL, f);
+	f = traced_jobs(_metadata, "fdif_omap4_read_results* fdif_omap4_hw_init*",
+			"function", ROUNDS);
 	while (fgets(line, sizeof(line), f)) {
 		bool reader = strstr(line, " fdif_omap4_read_results") != NULL;
 		bool reset = strstr(line, " fdif_omap4_hw_init") != NULL;

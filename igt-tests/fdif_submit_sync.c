@@ -30,6 +30,35 @@ TEST_F(job, fence_fd_out)
 	close(p.fd);
 }
 
+/*
+ * The sync_file closed long before its job ends: the job still runs and
+ * ends, and nothing touches the sync_file's fence once it is gone. (Its
+ * fence follows the job's from a callback, which held no reference to it:
+ * the job's end then signalled freed memory, a KASAN report in the stress
+ * boot's run of this suite on the debug kernel.) A fence's memory goes
+ * back kfree_rcu()'s batch delay after its release, 5 s on this kernel:
+ * the job waits behind LONG jobs of 1.5 s each (the emulated FDIF slowed
+ * down, each under the driver's 2 s timeout), 6 s in all.
+ */
+TEST_F(job, fence_fd_closed_long_before_the_job_ends)
+{
+	enum { LONG = 4 };
+	int i;
+
+	ASSERT_EQ(0, fdif_emu_frame_time(1500000));
+	for (i = 0; i < LONG; i++)
+		ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+	self->job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(self->fd, &self->job));
+	ASSERT_GE(self->job.fence_fd, 0);
+	EXPECT_EQ(0, fence_status(self->job.fence_fd, NULL));
+	close(self->job.fence_fd);
+	ASSERT_EQ(0, wait_result(self->fd, &self->j));
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	EXPECT_EQ(self->job.seqno, result_of(&self->j)->seqno);
+	check_astronaut(_metadata, result_of(&self->j));
+}
+
 TEST_F(job, out_syncs)
 {
 	struct drm_fdif_sync out[2] = { { 0 }, { .point = 5 } };

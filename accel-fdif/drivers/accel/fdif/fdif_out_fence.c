@@ -30,15 +30,14 @@
  * @base: the fence
  * @lock: its lock
  * @fdev: its device (referenced, and the module with it)
- * @job: the job's finished fence (referenced), once followed
- * @cb: on @job, signals @base with @job's error
+ * @cb: on the job's finished fence, signals @base with its error (and
+ *	holds a reference to @base until it has run)
  * @release_work: drops the references and frees the fence
  */
 struct fdif_out_fence {
 	struct dma_fence base;
 	spinlock_t lock;	/* the fence's, nothing else */
 	struct fdif_device *fdev;
-	struct dma_fence *job;
 	struct dma_fence_cb cb;
 	struct work_struct release_work;
 };
@@ -65,7 +64,6 @@ static void fdif_out_fence_release_work(struct work_struct *work)
 						release_work);
 	struct fdif_device *fdev = f->fdev;
 
-	dma_fence_put(f->job);
 	dma_fence_free(&f->base);	/* RCU-delayed: readers may still look */
 	drm_dev_put(&fdev->drm);
 	module_put(THIS_MODULE);
@@ -117,6 +115,8 @@ static void fdif_out_fence_signal(struct dma_fence *job, struct dma_fence_cb *cb
 	if (job->error)
 		dma_fence_set_error(&f->base, job->error);
 	dma_fence_signal(&f->base);
+	/* the callback's: maybe the last, whose release is a work item */
+	dma_fence_put(&f->base);
 }
 
 /**
@@ -125,13 +125,15 @@ static void fdif_out_fence_signal(struct dma_fence *job, struct dma_fence_cb *cb
  * @job: the job's finished fence, armed
  *
  * Allocates nothing and cannot fail: called between arming the job and
- * pushing it.
+ * pushing it. The callback holds a reference to the fence: the sync_file
+ * may be closed, and drop the last other one, before the job ends.
  */
 void fdif_out_fence_follow(struct dma_fence *fence, struct dma_fence *job)
 {
 	struct fdif_out_fence *f = to_out_fence(fence);
 
-	f->job = dma_fence_get(job);
-	if (dma_fence_add_callback(job, &f->cb, fdif_out_fence_signal))
-		fdif_out_fence_signal(job, &f->cb);	/* ended already */
+	dma_fence_get(fence);
+	/* a job armed and not pushed yet cannot have ended */
+	if (WARN_ON_ONCE(dma_fence_add_callback(job, &f->cb, fdif_out_fence_signal)))
+		fdif_out_fence_signal(job, &f->cb);
 }
