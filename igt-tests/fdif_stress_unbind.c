@@ -193,6 +193,25 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
 }
 
 /*
+ * The end of a test whose sync_file @fence_fd holds the last of the module
+ * (the device unbound): closing it lets the module go, and the device is
+ * bound again and works.
+ */
+static void sync_file_was_the_last(struct __test_metadata *_metadata, int fence_fd)
+{
+	long long refs = -1;
+	int i;
+
+	close(fence_fd);
+	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
+		usleep(10000);
+	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
+	ASSERT_TRUE(wait_node(1));
+	good_job(_metadata);
+}
+
+/*
  * A job's hardware fence outlives the job: the scheduler's fences keep it
  * as their parent, and a sync_file keeps those. With the file closed and
  * the job done and freed, the fence still holds the module (its ops are
@@ -202,7 +221,7 @@ TEST_F_TIMEOUT(plain, job_outlives_file_device_and_module, 120)
  */
 TEST_F_TIMEOUT(plain, fence_outlives_file_and_module, 120)
 {
-	long long idle = -1, held = -1, refs = -1;
+	long long idle = -1, held = -1;
 	struct fdif_job_bos j;
 	struct drm_fdif_job job;
 	int fd, i;
@@ -231,13 +250,7 @@ TEST_F_TIMEOUT(plain, fence_outlives_file_and_module, 120)
 	ASSERT_TRUE(wait_node(0));
 	EXPECT_NE(0, system("rmmod fdif 2>/dev/null")) TH_LOG("rmmod with a fence alive");
 	ASSERT_EQ(0, access(FDIF_REFCNT, F_OK));
-	close(job.fence_fd);
-	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
-		usleep(10000);
-	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");
-	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
-	ASSERT_TRUE(wait_node(1));
-	good_job(_metadata);
+	sync_file_was_the_last(_metadata, job.fence_fd);
 }
 
 /*
@@ -257,7 +270,7 @@ TEST_F_TIMEOUT(plain, killed_job_sync_file_outlives_device, 120)
 {
 	struct sync_fence_info info = { 0 };
 	struct sync_file_info file = { .num_fences = 1 };
-	long long idle = -1, held = -1, refs = -1;
+	long long idle = -1, held = -1;
 	int tl, fence, sv[2], fence_fd, i;
 
 	for (i = 0; i < 500 && (idle = module_refs()) > 0; i++)
@@ -285,13 +298,7 @@ TEST_F_TIMEOUT(plain, killed_job_sync_file_outlives_device, 120)
 	ASSERT_EQ(0, ioctl(fence_fd, SYNC_IOC_FILE_INFO, &file));
 	EXPECT_EQ(-ESRCH, info.status);
 	EXPECT_STREQ("fdif", info.driver_name);
-	close(fence_fd);
-	for (i = 0; i < 500 && (refs = module_refs()) > 0; i++)
-		usleep(10000);
-	EXPECT_EQ(0, refs) TH_LOG("module references after the sync_file was closed");
-	ASSERT_EQ(0, sysfs_write(DRV_DIR "/bind", DEV_NAME));
-	ASSERT_TRUE(wait_node(1));
-	good_job(_metadata);
+	sync_file_was_the_last(_metadata, fence_fd);
 }
 
 /* timeout_ms=0 would time every job out at once: refused at load */
