@@ -209,7 +209,8 @@ apt_ensure() {
 
 apt_install() {
 	as_root env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+		apt-get install -y -qq --no-install-recommends \
+		-o DPkg::Lock::Timeout=600 "$@" >/dev/null
 }
 
 # apt_fetch DIR ARGS...: apt-get -qq ARGS (download, source --download-only)

@@ -5,7 +5,9 @@
   summary.py [--not-run STAGE]... --manifest MANIFEST RESULTS
 
 RESULTS is the run's folder (build/results): one folder per stage with its
-result files, and stages.tsv (stage, seconds, exit status) written by
+result files, and stages.tsv (stage, seconds, exit status, and how busy
+the machine's CPUs were and how long the stage waited for its kernel
+first, where given) written by
 scripts/test.sh. MANIFEST (tests/manifest.tsv) names every result file
 each stage must produce and the least number of subtests in it.
 
@@ -230,9 +232,11 @@ def read_stages(results):
     try:
         with open(os.path.join(results, "stages.tsv")) as f:
             for line in f:
+                # stage, seconds, status[, CPU busy %, seconds waited
+                # for a kernel the kernels stage builds]
                 col = line.rstrip("\n").split("\t")
-                if len(col) == 3:
-                    ran[col[0]] = (int(col[1]), col[2])
+                if len(col) in (3, 5):
+                    ran[col[0]] = (int(col[1]), col[2]) + tuple(col[3:])
     except OSError:
         pass
     return ran
@@ -251,18 +255,21 @@ def main():
     problems = []
     c, h = Count(problems), Count(problems)
 
-    print("stage     time  status")
+    print("stage      time  CPUs  status")
     for stage in stages + sorted(set(ran) - set(stages)):
         if stage in a.not_run:
-            print("%-8s     -  left out" % stage)
+            print("%-8s      -     -  left out" % stage)
             continue
         if stage not in ran:
-            print("%-8s     -  did not run" % stage)
+            print("%-8s      -     -  did not run" % stage)
             c.fail("stage %s did not run" % stage)
             continue
-        secs, status = ran[stage]
-        print("%-8s %5ds  %s" % (stage, secs,
-                                  "ok" if status == "0" else "exit " + status))
+        secs, status = ran[stage][:2]
+        cpu, waited = (ran[stage][2:] + ("", "0"))[:2]
+        print("%-8s %6ds  %4s  %s%s" % (
+            stage, secs, cpu + "%" if cpu else "-",
+            "ok" if status == "0" else "exit " + status,
+            " (waited %ss for its kernel before)" % waited if waited not in ("", "0") else ""))
         if status == "timeout":
             c.fail("stage %s timed out after %ds" % (stage, secs))
         elif status == "skipped":
