@@ -6,8 +6,7 @@
 
 RESULTS is the run's folder (build/results): one folder per stage with its
 result files, and stages.tsv (stage, seconds, exit status, and how busy
-the machine's CPUs were and how long the stage waited for its kernel
-first, where given) written by
+the machine's CPUs were, where given) written by
 scripts/test.sh. MANIFEST (tests/manifest.tsv) names every result file
 each stage must produce and the least number of subtests in it.
 
@@ -232,10 +231,9 @@ def read_stages(results):
     try:
         with open(os.path.join(results, "stages.tsv")) as f:
             for line in f:
-                # stage, seconds, status[, CPU busy %, seconds waited
-                # for a kernel the kernels stage builds]
+                # stage, seconds, status[, how busy the CPUs were, %]
                 col = line.rstrip("\n").split("\t")
-                if len(col) in (3, 5):
+                if len(col) in (3, 4):
                     ran[col[0]] = (int(col[1]), col[2]) + tuple(col[3:])
     except OSError:
         pass
@@ -265,11 +263,9 @@ def main():
             c.fail("stage %s did not run" % stage)
             continue
         secs, status = ran[stage][:2]
-        cpu, waited = (ran[stage][2:] + ("", "0"))[:2]
-        print("%-8s %6ds  %4s  %s%s" % (
-            stage, secs, cpu + "%" if cpu else "-",
-            "ok" if status == "0" else "exit " + status,
-            " (waited %ss for its kernel before)" % waited if waited not in ("", "0") else ""))
+        cpu = ran[stage][2] if len(ran[stage]) > 2 else ""
+        print("%-8s %6ds  %4s  %s" % (stage, secs, cpu + "%" if cpu else "-",
+                                      "ok" if status == "0" else "exit " + status))
         if status == "timeout":
             c.fail("stage %s timed out after %ds" % (stage, secs))
         elif status == "skipped":

@@ -1,11 +1,7 @@
 #!/bin/bash
 # Run every test of the project, in stages:
 #
-#   build   install packages; build QEMU, the arm64 guest kernel and the
-#           host programs
-#   kernels the 32-bit ARM guest kernel and the debug kernel, built in the
-#           background, at the lowest CPU priority, while the stages from
-#           demo to guest run; arm32 and stress wait for their kernel
+#   build   install packages; build QEMU, the kernels and the host programs
 #   demo    the main job as a user runs it: scripts/demo.sh on the marked
 #           photos (testdata/) from an empty build folder, its JSON checked
 #           against the marked face boxes
@@ -31,7 +27,7 @@
 # with every process it started (scripts/lib.sh run_limited), and the
 # summary still comes. The summary (scripts/summary.py) checks every
 # result file against tests/manifest.tsv, prints each stage's time (with
-# how busy the machine's CPUs were, and any wait for a kernel) and
+# how busy the machine's CPUs were) and
 # ends with the line 'N passed, N failed, N skipped'; the exit status is
 # non-zero if anything failed. See docs/testing.md.
 . "$(dirname "$0")/lib.sh"
@@ -43,28 +39,20 @@ export FDIF_APT_FAILED="$RESULTS/apt-update-failed"
 TESTDATA="$FDIF_ROOT/testdata"
 
 # stage_build: everything later stages build, so their limits can be short
-# step NAME CMD...: one TAP result of a building stage, its output in
-# $out/N.log (out, n and fail are the caller's locals; step_ok says
-# whether this one passed)
-step() {
-	n=$((n + 1))
-	progress "$(basename "$out"): $1 (log: $out/$n.log)"
-	if "${@:2}" > "$out/$n.log" 2>&1; then
-		echo "ok $n - $1"
-		step_ok=1
-	else
-		echo "not ok $n - $1 (see $out/$n.log)"
-		tail -20 "$out/$n.log" | sed 's/^/# /'
-		fail=1 step_ok=
-	fi
-}
-
 stage_build() {
 	local out="$RESULTS/build" n=0 fail=0
-	# (and what the kernels stage's build needs: it runs beside other
-	# stages, which may be installing packages of their own)
-	apt_ensure "${FDIF_HOST_PKGS[@]}" "${FDIF_TEST_PKGS[@]}" $(testdata_packages) \
-		gcc-arm-linux-gnueabihf
+	step() { # step NAME CMD...
+		n=$((n + 1))
+		progress "build: $1 (log: $out/$n.log)"
+		if "${@:2}" > "$out/$n.log" 2>&1; then
+			echo "ok $n - $1"
+		else
+			echo "not ok $n - $1 (see $out/$n.log)"
+			tail -20 "$out/$n.log" | sed 's/^/# /'
+			fail=1
+		fi
+	}
+	apt_ensure "${FDIF_HOST_PKGS[@]}" "${FDIF_TEST_PKGS[@]}" $(testdata_packages)
 	# npm packs the test photos that come from the npm registry
 	# (testdata/fetch-photos.sh): Debian's npm, unless a Node.js with its
 	# own npm is installed already
@@ -84,27 +72,11 @@ stage_build() {
 		"$FDIF_ROOT/scripts/update-plugins-cache.sh" --scanner
 	step "QEMU with the emulated FDIF" "$FDIF_ROOT/qemu-device/build.sh"
 	step "the guest kernel with the driver" "$FDIF_ROOT/accel-fdif/build.sh"
-	echo "1..$n"
-	return $fail
-}
-
-# stage_kernels: the kernels only the last stages boot, the 32-bit ARM
-# guest's (arm32 stage) and then the debug kernel (stress), built in the
-# background from the end of the build stage on, as the lowest of the
-# machine's work (SCHED_IDLE): the cores the stages in between leave idle
-# (a guest waiting for its jobs, a single-threaded check) build them. A
-# kernel's FILE.done in build/results/kernels/ says it is built; the
-# stage that boots it waits for that (wait_kernel); docs/testing.md has
-# the runs that measure what it saves.
-stage_kernels() {
-	local out="$RESULTS/kernels" n=0 fail=0
 	step "the 32-bit ARM guest kernel with the driver" \
 		"$FDIF_ROOT/accel-fdif/build-arm32-virt.sh"
-	if [ -n "$step_ok" ]; then touch "$out/arm32.done"; fi
 	if [ -z "$quick" ]; then
 		step "the debug kernel (KASAN, lockdep, kmemleak)" \
 			"$FDIF_ROOT/accel-fdif/build.sh" --debug
-		if [ -n "$step_ok" ]; then touch "$out/debug.done"; fi
 	fi
 	echo "1..$n"
 	return $fail
@@ -313,8 +285,8 @@ stage_stress() {
 if [ "${1:-}" = --stage ]; then
 	quick=${FDIF_TEST_QUICK:-}
 	mkdir -p "$RESULTS/$2"
-	if [ "$2" = build ] || [ "$2" = kernels ]; then
-		"stage_$2" > "$RESULTS/$2/$2.tap"
+	if [ "$2" = build ]; then
+		stage_build > "$RESULTS/build/build.tap"
 	else
 		"stage_$2" "$3"
 	fi
@@ -332,13 +304,10 @@ while [ $# -gt 0 ]; do
 done
 
 # name and time limit (s) of each stage; a cold build took 18 minutes on
-# one 2-core machine and 40 on another (most packages already installed).
-# The kernels stage runs in the background from the end of the build
-# stage on (stage_kernels); arm32 and stress wait for their kernel.
+# one 2-core machine and 40 on another (most packages already installed)
 STAGES=(build:3300 demo:600 host:600 qtest:300 mutation:1200 checks:900 guest:600 arm32:600)
 [ -n "$quick" ] || STAGES+=(stress:1200)
 STAGES+=(selfcheck:120)
-KERNELS_LIMIT=3600
 
 # cpu_jiffies: the machine's busy and total CPU time so far (/proc/stat)
 cpu_jiffies() {
@@ -346,58 +315,13 @@ cpu_jiffies() {
 }
 
 # cpu_percent BEFORE: how busy the machine's CPUs were since BEFORE (an
-# output of cpu_jiffies), in percent; every process counts, the kernels
-# stage's too
+# output of cpu_jiffies), in percent, whoever kept them busy: a stage that
+# leaves them idle could share the machine with another
 cpu_percent() {
 	local b0 t0 b1 t1
 	read -r b0 t0 <<<"$1"
 	read -r b1 t1 <<<"$(cpu_jiffies)"
 	[ "$t1" -gt "$t0" ] && echo $(((b1 - b0) * 100 / (t1 - t0))) || echo 0
-}
-
-# stage_record NAME SECONDS STATUS CPU [WAITED]: a line of stages.tsv
-stage_record() {
-	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-0}" >> "$RESULTS/stages.tsv"
-}
-
-# start_kernels: stage_kernels in the background, with its own limit and
-# cgroup (run_limited in a subshell of its own), at the lowest priority
-kernels_pid=
-start_kernels() {
-	mkdir -p "$RESULTS/kernels"
-	progress "stage kernels, in the background (limit ${KERNELS_LIMIT}s)"
-	(
-		trap 'run_limited_stop; exit 143' TERM
-		t0=$SECONDS cpu0=$(cpu_jiffies) rc=0
-		FDIF_TEST_QUICK=$quick run_limited "$KERNELS_LIMIT" \
-			chrt --idle 0 nice -n 19 "$0" --stage kernels || rc=$?
-		[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && rc=timeout
-		stage_record kernels $((SECONDS - t0)) "$rc" "$(cpu_percent "$cpu0")"
-		progress "stage kernels (background): $((SECONDS - t0))s, exit $rc"
-	) &
-	kernels_pid=$!
-}
-
-# stop_kernels: an interrupted run, or one that is over, stops it
-stop_kernels() {
-	if [ -n "$kernels_pid" ] && kill -0 "$kernels_pid" 2>/dev/null; then
-		kill -TERM "$kernels_pid" 2>/dev/null || true
-		wait "$kernels_pid" 2>/dev/null || true
-	fi
-	kernels_pid=
-}
-
-# wait_kernel NAME: before a stage that boots the kernels stage's kernel
-# NAME (arm32, debug), wait until it is built or that stage has ended
-# (failed: the stage then builds the kernel itself, or fails); prints
-# the seconds waited
-wait_kernel() {
-	local t0=$SECONDS
-	while [ ! -f "$RESULTS/kernels/$1.done" ] && [ -n "$kernels_pid" ] &&
-		kill -0 "$kernels_pid" 2>/dev/null; do
-		sleep 2
-	done
-	echo $((SECONDS - t0))
 }
 
 rm -rf "$RESULTS"
@@ -408,20 +332,15 @@ if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then
 	sudo -v || die "test.sh: installing packages needs root, and sudo -v failed"
 	(while kill -0 $$ 2>/dev/null; do sudo -n -v 2>/dev/null; sleep 60; done) &
 fi
-# an interrupted run stops the stage that runs, all of it, and the kernels
-trap 'run_limited_stop; stop_kernels; exit 130' INT TERM
+# an interrupted run stops the stage that runs, all of it
+trap 'run_limited_stop; exit 130' INT TERM
 start=$SECONDS
 for s in "${STAGES[@]}"; do
-	name=${s%%:*} limit=${s#*:} waited=0
-	case "$name" in
-	arm32) waited=$(wait_kernel arm32) ;;
-	stress) waited=$(wait_kernel debug) ;;
-	esac
-	[ "$waited" -eq 0 ] || progress "stage $name: waited ${waited}s for its kernel"
+	name=${s%%:*} limit=${s#*:}
 	left=$((budget - (SECONDS - start)))
 	[ "$left" -lt "$limit" ] && limit=$left
 	if [ "$limit" -le 30 ]; then
-		stage_record "$name" 0 skipped 0 "$waited"
+		printf '%s\t0\tskipped\t0\n' "$name" >> "$RESULTS/stages.tsv"
 		progress "stage $name: not run, the time budget is used up"
 		continue
 	fi
@@ -435,12 +354,9 @@ for s in "${STAGES[@]}"; do
 	set -e
 	[ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && rc=timeout
 	cpu=$(cpu_percent "$cpu0")
-	stage_record "$name" $((SECONDS - t0)) "$rc" "$cpu" "$waited"
+	printf '%s\t%d\t%s\t%s\n' "$name" $((SECONDS - t0)) "$rc" "$cpu" >> "$RESULTS/stages.tsv"
 	progress "stage $name: $((SECONDS - t0))s, exit $rc, CPUs ${cpu}% busy"
-	[ "$name" != build ] || start_kernels
 done
-# (its own limit bounds this; the stages that wait for it have waited)
-[ -z "$kernels_pid" ] || wait "$kernels_pid" || true
 
 exec /usr/bin/python3 "$FDIF_ROOT/scripts/summary.py" ${quick:+--not-run stress} \
 	--manifest "$FDIF_ROOT/tests/manifest.tsv" "$RESULTS"
