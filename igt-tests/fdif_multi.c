@@ -232,6 +232,29 @@ TEST_F(multi, job_on_each)
 }
 
 /*
+ * A BO of one instance imports into the other, and the other finds the
+ * face in it. Also where RAM lies beyond the devices' reach (the stress
+ * stage's guest), where the driver takes no other exporter's buffer: an
+ * FDIF's memory is within every FDIF's reach.
+ */
+TEST_F(multi, picture_from_other_instance)
+{
+	struct drm_prime_handle exp = { .handle = self->j[0].pic.handle, .flags = DRM_CLOEXEC };
+	struct drm_prime_handle imp = { 0 };
+	struct fdif_job_bos j = self->j[1];
+
+	ASSERT_EQ(0, fdif_ioctl(self->fd[0], DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	EXPECT_EQ(0, fdif_ioctl(self->fd[1], DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	close(exp.fd);
+	ASSERT_NE(0, imp.handle);
+	/* the first instance's picture, the second's work area and results */
+	j.pic.handle = imp.handle;
+	good_job(_metadata, self->fd[1], &j);
+	EXPECT_EQ(0, fdif_gem_close(self->fd[1], imp.handle));
+}
+
+/*
  * A job's sync_file names its device: its fence (the driver's, following
  * drm_sched's finished fence) reports the device's name, as the
  * scheduler's fences do, as its timeline, SYNC_IOC_FILE_INFO's obj_name,

@@ -115,6 +115,7 @@ static const struct drm_driver fdif_drm_driver = {
 	.open = fdif_open,
 	.postclose = fdif_postclose,
 	.gem_create_object = fdif_gem_create_object,
+	.gem_prime_import = fdif_gem_prime_import,
 	.gem_prime_import_sg_table = fdif_gem_prime_import_sg_table,
 	.show_fdinfo = fdif_show_fdinfo,
 	.ioctls = fdif_ioctls,

@@ -16,6 +16,7 @@
 
 #include "fdif_job.h"
 
+struct dma_buf;
 struct dma_buf_attachment;
 struct drm_fdif_query;
 struct sg_table;
@@ -140,6 +141,8 @@ void fdif_pm_job_put(struct fdif_device *fdev);
 /* fdif_gem.c */
 struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
 					      size_t size);
+struct drm_gem_object *fdif_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf);
 struct drm_gem_object *
 fdif_gem_prime_import_sg_table(struct drm_device *drm,
 			       struct dma_buf_attachment *attach,

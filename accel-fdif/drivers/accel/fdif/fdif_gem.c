@@ -13,6 +13,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_dma_helper.h>
+#include <drm/drm_prime.h>
 #include <drm/drm_print.h>
 #include <drm/drm_utils.h>
 
@@ -99,20 +100,47 @@ struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
 }
 
 /**
+ * fdif_gem_prime_import() - &drm_driver.gem_prime_import
+ * @drm: the device
+ * @dma_buf: the buffer
+ *
+ * Where the FDIF cannot address all RAM, only the buffers of FDIF devices
+ * are taken (their memory is within its reach): another exporter's may lie
+ * beyond it, the DMA API may then bounce it through swiotlb, and the
+ * device would read and write a copy that not every exporter keeps up to
+ * date; no interface tells a driver whether it did
+ * (Documentation/accel/fdif/). The refusal comes before the attach, so the
+ * exporter never maps the buffer for the device. An OMAP4 addresses all
+ * of its RAM.
+ *
+ * Return: the object or an ERR_PTR: -EINVAL for a buffer refused here.
+ */
+struct drm_gem_object *fdif_gem_prime_import(struct drm_device *drm,
+					     struct dma_buf *dma_buf)
+{
+	struct drm_gem_object *obj = dma_buf->priv;
+
+	/*
+	 * A GEM object's dma-buf, of an FDIF: the PRIME helpers' ops table
+	 * is static, its release is exported (and takes priv as the object)
+	 */
+	if (dma_addressing_limited(drm->dev) &&
+	    !(dma_buf->ops->release == drm_gem_dmabuf_release &&
+	      obj->dev->driver == drm->driver)) {
+		drm_dbg_prime(drm, "import refused: RAM beyond the device's reach\n");
+		return ERR_PTR(-EINVAL);
+	}
+	return drm_gem_prime_import(drm, dma_buf);
+}
+
+/**
  * fdif_gem_prime_import_sg_table() - &drm_driver.gem_prime_import_sg_table
  * @drm: the device
  * @attach: the dma-buf attachment
  * @sgt: its DMA mapping for the FDIF
  *
- * Where the FDIF cannot address all RAM, no other exporter's buffer is
- * taken: the DMA API may have bounced it through swiotlb, and the device
- * would then read and write a copy that not every exporter keeps up to
- * date, and no interface tells a driver whether it did
- * (Documentation/accel/fdif/). An OMAP4 addresses all of its RAM.
- *
  * Return: the imported object (counted in the stats) or an ERR_PTR:
- * -EINVAL if the FDIF cannot address all RAM, or the buffer is not one
- * contiguous DMA range.
+ * -EINVAL if the buffer is not one contiguous DMA range.
  */
 struct drm_gem_object *
 fdif_gem_prime_import_sg_table(struct drm_device *drm,
@@ -120,11 +148,6 @@ fdif_gem_prime_import_sg_table(struct drm_device *drm,
 			       struct sg_table *sgt)
 {
 	struct drm_gem_object *obj;
-
-	if (dma_addressing_limited(attach->dev)) {
-		drm_dbg_prime(drm, "import refused: RAM beyond the device's reach\n");
-		return ERR_PTR(-EINVAL);
-	}
 
 	obj = drm_gem_dma_prime_import_sg_table(drm, attach, sgt);
 	if (!IS_ERR(obj))
