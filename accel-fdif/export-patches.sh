@@ -151,6 +151,12 @@ division helpers, and the omap4-panda, omap4-panda-es and omap4-sdp DTBs
 with the new node pass dt-validate against every binding (no finding for
 the FDIF node; Debian bookworm's dt-schema 2022.08).
 
+Recovery is a soft reset only (the PRCM's reset line is ti-sysc's, and
+not requested). When one does not complete, the module may still run the
+job it was meant to stop: that job's BOs stay with the device until a
+reset completes, and if the device goes first, their memory is never
+freed, and the kernel log says how much.
+
 A bug this driver cannot fix, in the scheduler's core code: a job killed
 before it ran (its file closed while it waited on another driver's fence)
 has no hardware fence, so nothing holds the scheduler for its scheduler

@@ -25,9 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <unistd.h>
-
 
 #include "kselftest_harness.h"
 #include "fdif_test.h"
@@ -41,9 +39,6 @@
 #define JOBS		4
 #define WAIT_MS		30000
 #define RPM_WAIT_MS	3000	/* autosuspend is 50 ms */
-
-#define SYSLOG_ACTION_READ_ALL		3
-#define SYSLOG_ACTION_SIZE_BUFFER	10
 
 static const char *const forbidden[] = {
 	"suspend refused",
@@ -114,30 +109,6 @@ static void good_job(struct __test_metadata *_metadata, int fd, struct fdif_job_
 	check_astronaut(_metadata, fdif_result(&j->result), job.seqno);
 }
 
-/* The kernel log after the last line holding @marker (malloc()ed), or NULL. */
-static char *log_since(const char *marker)
-{
-	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n;
-	char *buf, *p, *last = NULL, *out;
-
-	if (size <= 0)
-		return NULL;
-	buf = malloc((size_t)size + 1);
-	if (!buf)
-		return NULL;
-	n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	for (p = buf; (p = strstr(p, marker)); p++)
-		last = p;
-	out = last ? strdup(last) : NULL;
-	free(buf);
-	return out;
-}
-
 /*
  * One suspend/resume cycle through pm_test "devices"; checks the write
  * succeeded, the devices stage was reached and the kernel log of the cycle
@@ -163,7 +134,7 @@ static int64_t pm_cycle(struct __test_metadata *_metadata, const char *tag)
 	t0 = fdif_now_ns();
 	ret = sysfs_write(PM_STATE, "freeze");
 	t1 = fdif_now_ns();
-	log = log_since(marker);
+	log = fdif_log_since(marker);
 	if (!log)
 		log = strdup("(the kernel log does not hold the cycle's marker)");
 	ASSERT_TRUE(log != NULL);

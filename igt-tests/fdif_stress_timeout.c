@@ -405,6 +405,93 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 }
 
 /*
+ * A device unbound with its last reset failed leaves a module that may
+ * still run the job, and nothing will reset it now: the memory of the BOs
+ * it kept must never be freed (issue 39). The job's reset is stuck, as in
+ * failed_reset_keeps_bos; the process frees the job's BOs and closes its
+ * file, and the device is unbound, which lets the kept BOs go. The
+ * process then fills new BOs of the work area's size, on the other FDIF,
+ * with 0x5a, where freed memory would go (the two allocate from one CMA
+ * area), and they must keep it when the module ends the job and writes
+ * its work area. The kernel log says how much memory was given up, and
+ * the module unloads: the kept BOs' fences (which hold the device) do not
+ * keep the device from its release.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
+{
+	enum { TIMEOUT_MS = 100, JOB_MS = 3000 };
+	uint32_t area = face_roi.width * face_roi.height;
+	struct fdif_instance inst[FDIF_MAX_INSTANCES];
+	struct fdif_bo fresh[FRESH_BOS];
+	int fd, other = -1, n, i, corrupted = 0;
+	struct fdif_job_bos j;
+	struct drm_fdif_job job;
+	char marker[64], *log;
+	size_t k, size;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	n = fdif_instances(inst, FDIF_MAX_INSTANCES);
+	for (i = 0; i < n; i++)
+		if (strcmp(inst[i].name, DEV_NAME))
+			other = inst[i].minor;
+	ASSERT_GE(other, 0) TH_LOG("no FDIF beside " DEV_NAME);
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+	fdif_job_init(&job, &j);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+
+	/* the device goes, the module still running the job */
+	size = j.work.size;
+	fdif_job_bos_free(fd, &j);
+	close(fd);
+	snprintf(marker, sizeof(marker), "fdif_stress_timeout[%d]: unbind", getpid());
+	EXPECT_EQ(0, sysfs_write("/dev/kmsg", marker));
+	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
+	ASSERT_TRUE(wait_node(0));
+
+	fd = fdif_open_minor(other);
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < FRESH_BOS; i++) {
+		ASSERT_EQ(0, fdif_bo_new(fd, size, &fresh[i]));
+		memset(fresh[i].map, 0x5a, size);
+	}
+	/* the module ends the job, at JOB_MS, and writes its work area */
+	usleep(JOB_MS * 1000);
+	for (i = 0; i < FRESH_BOS; i++) {
+		const unsigned char *p = fresh[i].map;
+
+		for (k = 0; k < size && p[k] == 0x5a; k++)
+			;
+		if (k < size) {
+			TH_LOG("new BO %d written by the module at byte %zu", i, k);
+			corrupted++;
+		}
+	}
+	EXPECT_EQ(0, corrupted);
+	for (i = 0; i < FRESH_BOS; i++)
+		fdif_bo_free(fd, &fresh[i]);
+	close(fd);
+	log = fdif_log_since(marker);
+	ASSERT_TRUE(log != NULL);
+	EXPECT_TRUE(strstr(log, "unbound with no reset completed") != NULL)
+		TH_LOG("the kernel log since the unbind:\n%s", log);
+	free(log);
+	/* nothing the device kept holds it or the module: it unloads */
+	EXPECT_EQ(0, reload_driver(2000))
+		TH_LOG("the module could not be reloaded: something holds it");
+}
+
+/*
  * The release of what a failed reset kept waits for a reset that
  * completed, and checks again when it runs that none failed since. Job A's
  * reset fails: the device keeps A's BOs. Job B's start resets the module,

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,10 @@
 #include <linux/sync_file.h>
 
 #include "fdif_test.h"
+
+/* klogctl()'s actions (glibc's sys/klog.h does not name them) */
+#define SYSLOG_ACTION_READ_ALL		3
+#define SYSLOG_ACTION_SIZE_BUFFER	10
 
 /* The emulated FDIF on -M virt: the platform bus's first device. */
 
@@ -667,4 +672,28 @@ int sysfs_read(const char *path, char *buf, size_t len)
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;
+}
+
+/* The kernel log after the last line holding @marker (malloc()ed), or NULL. */
+char *fdif_log_since(const char *marker)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), n;
+	char *buf, *p, *last = NULL, *out;
+
+	if (size <= 0)
+		return NULL;
+	buf = malloc((size_t)size + 1);
+	if (!buf)
+		return NULL;
+	n = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	for (p = buf; (p = strstr(p, marker)); p++)
+		last = p;
+	out = last ? strdup(last) : NULL;
+	free(buf);
+	return out;
 }

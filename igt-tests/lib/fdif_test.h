@@ -157,6 +157,8 @@ int fdif_syncobj_wait(int fd, uint32_t handle, uint64_t point, int64_t timeout_n
 int fdif_syncobj_destroy(int fd, uint32_t handle);
 int64_t fdif_now_ns(void);
 /* This process's open file descriptors, or a negative errno. */
+/* The kernel log from the last line holding @marker on (malloc()ed), or NULL. */
+char *fdif_log_since(const char *marker);
 int fdif_count_fds(void);
 /* A sync_file's status (1 done, 0 pending, -errno failed) and timestamp. */
 int fdif_fence_info(int fence_fd, int64_t *timestamp_ns);

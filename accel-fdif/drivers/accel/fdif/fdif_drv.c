@@ -270,6 +270,7 @@ static void fdif_remove(struct platform_device *pdev)
 	 */
 	drm_dev_unplug(&fdev->drm);
 	fdif_job_abort_active(fdev);
+	fdif_reset_unbind(fdev);
 	fdif_pm_unbind(fdev);
 	/*
 	 * devm_pm_runtime_enable()'s action stops autosuspend, which suspends

@@ -69,7 +69,8 @@ struct fdif_stats {
  * @hw_failed: the last soft reset did not complete: start no job
  * @held: BOs of the job a failed reset was meant to stop, by role (under
  *	@job_lock): the module may still use them, so they are not freed
- *	until a reset completes
+ *	until a reset completes, and their memory never is if the device is
+ *	unbound first (fdif_reset_unbind())
  * @holding: whether @held has any
  * @held_work: drops @held once a reset completed
  * @pm_lock: protects @pm_jobs
@@ -139,6 +140,7 @@ int fdif_pm_job_get(struct fdif_device *fdev);
 void fdif_pm_job_put(struct fdif_device *fdev);
 
 /* fdif_gem.c */
+size_t fdif_gem_lose(struct fdif_device *fdev, struct drm_gem_object *obj);
 struct drm_gem_object *fdif_gem_create_object(struct drm_device *drm,
 					      size_t size);
 struct drm_gem_object *fdif_gem_prime_import(struct drm_device *drm,
@@ -161,6 +163,7 @@ int fdif_ioctl_query(struct drm_device *drm, void *data,
 
 /* fdif_reset.c */
 void fdif_reset_init(struct fdif_device *fdev);
+void fdif_reset_unbind(struct fdif_device *fdev);
 void fdif_reset_fini(struct fdif_device *fdev);
 int fdif_hw_init(struct fdif_device *fdev);
 void fdif_hw_reset(struct fdif_device *fdev);

@@ -8,6 +8,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
+#include <linux/kmemleak.h>
 #include <linux/sizes.h>
 
 #include <drm/drm_file.h>
@@ -16,10 +17,12 @@
 #include <drm/drm_prime.h>
 #include <drm/drm_print.h>
 #include <drm/drm_utils.h>
+#include <drm/gpu_scheduler.h>
 
 #include <uapi/drm/fdif_accel.h>
 
 #include "fdif_drv.h"
+#include "fdif_job.h"
 
 #define FDIF_BO_MAX_SIZE	SZ_64M
 
@@ -28,10 +31,13 @@
  * @dma: the GEM DMA object (first: the DMA helpers allocate and free it)
  * @counted: whether it is in &fdif_stats.bos; only objects whose creation
  *	or import completed are (the helpers free a half-made one directly)
+ * @lost: its memory is given up to a module that may still use it
+ *	(fdif_gem_lose()): freeing the object does not give it back
  */
 struct fdif_bo {
 	struct drm_gem_dma_object dma;
 	bool counted;
+	bool lost;
 };
 
 static struct fdif_bo *to_fdif_bo(struct drm_gem_object *obj)
@@ -45,13 +51,90 @@ static void fdif_bo_count(struct drm_gem_object *obj)
 	atomic_inc(&to_fdif_device(obj->dev)->stats.bos);
 }
 
+/* Whether fence @f holds @fdev: one of its scheduler's or its sync_files' */
+static bool fdif_fence_holds(struct dma_fence *f, struct fdif_device *fdev)
+{
+	struct drm_sched_fence *s = to_drm_sched_fence(f);
+
+	return s ? s->sched == &fdev->sched : fdif_out_fence_of(f, fdev);
+}
+
+/*
+ * Take the device's fences out of an import's reservation object, which
+ * outlives the device with its dma-buf: they hold the device and the
+ * module. A signalled stub takes their place. Those of jobs that did not
+ * run end without the module (run_job fails them after the unplug); the
+ * timed-out job's has signalled while the module may still run it, which
+ * is why the memory is lost at all. Waiters see no error from the stub.
+ */
+static void fdif_gem_unfence(struct drm_gem_object *obj,
+			     struct fdif_device *fdev)
+{
+	struct dma_fence *stub = dma_fence_get_stub(), *f;
+	struct dma_resv_iter cursor;
+
+	dma_resv_lock(obj->resv, NULL);
+	/* (the locked iterator does not look at a fence it has passed) */
+	dma_resv_for_each_fence(&cursor, obj->resv, DMA_RESV_USAGE_BOOKKEEP, f)
+		if (fdif_fence_holds(f, fdev))
+			dma_resv_replace_fences(obj->resv, f->context, stub,
+						DMA_RESV_USAGE_BOOKKEEP);
+	dma_resv_unlock(obj->resv);
+	dma_fence_put(stub);
+}
+
+/**
+ * fdif_gem_lose() - give a BO's memory up to the module for good
+ * @fdev: the device, unbound
+ * @obj: a BO of the job a failed reset did not stop
+ *
+ * The module may still read and write the memory, and nothing will reset
+ * it now: when the object is freed, its memory is not given back, so that
+ * nothing else ever gets it. A BO of ours keeps its DMA allocation. An
+ * import keeps its attachment, its mapping and the reference to its
+ * dma-buf that the import took, so the exporter keeps the pages (and its
+ * module loaded); the device's fences leave its reservation object, and
+ * the attachment's device is referenced, as exporters still use it.
+ *
+ * Return: the size given up.
+ */
+size_t fdif_gem_lose(struct fdif_device *fdev, struct drm_gem_object *obj)
+{
+	to_fdif_bo(obj)->lost = true;
+	if (obj->import_attach) {
+		fdif_gem_unfence(obj, fdev);
+		get_device(obj->import_attach->dev);
+	}
+	return obj->size;
+}
+
+/*
+ * Free a lost BO's object, not its memory (fdif_gem_lose()). A lost
+ * import's stays: it is the one record of the attachment and mapping left
+ * behind, which kmemleak is told are left on purpose (it still scans it).
+ */
+static void fdif_gem_free_lost(struct fdif_bo *bo)
+{
+	struct drm_gem_object *obj = &bo->dma.base;
+
+	drm_gem_object_release(obj);
+	if (obj->import_attach)
+		kmemleak_not_leak(bo);
+	else
+		kfree(bo);
+}
+
 static void fdif_gem_free(struct drm_gem_object *obj)
 {
 	struct fdif_device *fdev = to_fdif_device(obj->dev);
+	struct fdif_bo *bo = to_fdif_bo(obj);
 
-	if (to_fdif_bo(obj)->counted)
+	if (bo->counted)
 		atomic_dec(&fdev->stats.bos);
-	drm_gem_dma_object_free(obj);
+	if (bo->lost)
+		fdif_gem_free_lost(bo);
+	else
+		drm_gem_dma_object_free(obj);
 }
 
 /*

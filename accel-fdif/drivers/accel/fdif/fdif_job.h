@@ -92,6 +92,7 @@ struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev);
 void fdif_release_later(struct work_struct *work);
 struct dma_fence *fdif_out_fence_create(struct fdif_device *fdev);
 void fdif_out_fence_follow(struct dma_fence *fence, struct dma_fence *job);
+bool fdif_out_fence_of(struct dma_fence *fence, struct fdif_device *fdev);
 void fdif_job_free(struct fdif_job *job);
 void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb);
 

@@ -137,3 +137,15 @@ void fdif_out_fence_follow(struct dma_fence *fence, struct dma_fence *job)
 	if (WARN_ON_ONCE(dma_fence_add_callback(job, &f->cb, fdif_out_fence_signal)))
 		fdif_out_fence_signal(job, &f->cb);
 }
+
+/**
+ * fdif_out_fence_of() - whether a fence is a sync_file fence of a device
+ * @fence: any fence
+ * @fdev: the device
+ *
+ * Return: true if @fence is one of @fdev's sync_file fences (which hold it).
+ */
+bool fdif_out_fence_of(struct dma_fence *fence, struct fdif_device *fdev)
+{
+	return fence->ops == &fdif_out_fence_ops && to_out_fence(fence)->fdev == fdev;
+}

@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 
 #include <drm/drm_gem.h>
+#include <drm/drm_print.h>
 
 #include "fdif_drv.h"
 #include "fdif_job.h"
@@ -72,25 +73,49 @@ void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
 	spin_unlock_irqrestore(&fdev->job_lock, flags);
 }
 
+/* Whether held BO @i is also held in an earlier role. */
+static bool fdif_held_before(struct drm_gem_object **bos, u32 i)
+{
+	u32 k;
+
+	for (k = 0; k < i; k++)
+		if (bos[k] == bos[i])
+			return true;
+	return false;
+}
+
 /*
  * Let go of the BOs a failed reset kept: once a reset has completed (not
- * if another failed since), or when the device goes (@force).
+ * if another failed since), or when the device is unbound (@unbound). A
+ * device unbound with its last reset failed leaves a module that may still
+ * run their job: their memory is given up for good (fdif_gem_lose()).
  */
-static void fdif_held_release(struct fdif_device *fdev, bool force)
+static void fdif_held_release(struct fdif_device *fdev, bool unbound)
 {
 	struct drm_gem_object *bos[FDIF_BO_COUNT] = { };
+	size_t lost = 0;
+	bool failed;
 	u32 i;
 
 	spin_lock_irq(&fdev->job_lock);
-	if (force || !READ_ONCE(fdev->hw_failed)) {
+	failed = READ_ONCE(fdev->hw_failed);
+	if (unbound || !failed) {
 		for (i = 0; i < FDIF_BO_COUNT; i++)
 			swap(bos[i], fdev->held[i]);
 		WRITE_ONCE(fdev->holding, false);
 	}
 	spin_unlock_irq(&fdev->job_lock);
-	for (i = 0; i < FDIF_BO_COUNT; i++)
-		if (bos[i])
-			drm_gem_object_put(bos[i]);
+	for (i = 0; i < FDIF_BO_COUNT; i++) {
+		if (!bos[i])
+			continue;
+		if (failed && !fdif_held_before(bos, i))
+			lost += fdif_gem_lose(fdev, bos[i]);
+		drm_gem_object_put(bos[i]);
+	}
+	if (lost)
+		drm_warn(&fdev->drm,
+			 "unbound with no reset completed: leaking %zu bytes the module may still use\n",
+			 lost);
 }
 
 static void fdif_held_work(struct work_struct *work)
@@ -108,11 +133,26 @@ void fdif_reset_init(struct fdif_device *fdev)
 }
 
 /**
- * fdif_reset_fini() - let go of what a failed reset kept, the device going
- * @fdev: the device, its last reference gone: no module is left to use them
+ * fdif_reset_unbind() - let go of what a failed reset kept, the device unbound
+ * @fdev: the device, unplugged, its last job off the module
+ *
+ * Nothing resets the module any more. Without a completed reset since the
+ * last failed one, the module may still run the kept BOs' job: their
+ * memory is never freed. Not left to the device's release: the kept BOs'
+ * fences hold the device.
+ */
+void fdif_reset_unbind(struct fdif_device *fdev)
+{
+	cancel_work_sync(&fdev->held_work);
+	fdif_held_release(fdev, true);
+}
+
+/**
+ * fdif_reset_fini() - the device going, its last reference gone
+ * @fdev: the device
  */
 void fdif_reset_fini(struct fdif_device *fdev)
 {
 	cancel_work_sync(&fdev->held_work);
-	fdif_held_release(fdev, true);
+	drm_WARN_ON(&fdev->drm, READ_ONCE(fdev->holding));
 }

@@ -512,8 +512,8 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	struct drm_gem_object **objs;
 	struct ww_acquire_ctx ctx;
 	unsigned int *uses;
+	int ret, n, idx;
 	u64 first;
-	int ret, n;
 	u32 j;
 
 	if (args->flags || args->pad)
@@ -521,7 +521,12 @@ int fdif_ioctl_submit(struct drm_device *drm, void *data, struct drm_file *file)
 	if (!args->job_count || args->job_count > FDIF_MAX_BATCH ||
 	    !fdif_job_size_ok(args->job_size))
 		return -EINVAL;
-	if (drm_dev_is_unplugged(drm))
+	/*
+	 * The whole submission, up to its fences in the BOs' reservation
+	 * objects, comes before the unplug's end: fdif_reset_unbind() then
+	 * finds every fence of the device that a lost import's will hold.
+	 */
+	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
 	e = kcalloc(args->job_count, sizeof(*e), GFP_KERNEL);
@@ -598,5 +603,6 @@ out_free:
 	kfree(uses);
 	kfree(objs);
 	kfree(e);
+	drm_dev_exit(idx);
 	return ret;
 }
