@@ -571,6 +571,13 @@ def main():
         with open(os.path.join(proj, "calc.c"), "w") as f:
             f.write(good)
         driver_layer(tmp, proj, tap)
+    # the project's own mutants, every layer: each applies to today's code
+    # (a change that rewrites a mutated line must rewrite its mutant too)
+    p = subprocess.run([sys.executable, TOOL, "--list"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    check(p.returncode == 0 and "ERROR" not in p.stdout,
+          "every mutant of this tree applies (--list)",
+          "\n".join(l for l in p.stdout.splitlines() if "ERROR" in l) or p.stdout[-2000:])
     print("1..%d" % len(results))
     return 0 if all(results) else 1
 
