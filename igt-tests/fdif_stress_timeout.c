@@ -311,19 +311,18 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
  */
 #define FRESH_BOS	16
 
-static void kept_bos_not_reused(struct __test_metadata *_metadata, int fd,
-				struct fdif_job_bos *j, int wait_ms, long long bos0)
+/*
+ * FRESH_BOS new BOs of @size on @fd, filled with 0x5a where memory the
+ * device let go would go; after @wait_ms, when the module has ended its
+ * job and written its work area, none of them may hold anything else.
+ */
+static void fresh_bos_not_written(struct __test_metadata *_metadata, int fd,
+				  size_t size, int wait_ms)
 {
 	struct fdif_bo fresh[FRESH_BOS];
-	size_t k, size = j->work.size;
-	struct drm_fdif_job job;
 	int i, corrupted = 0;
-	long long held;
+	size_t k;
 
-	held = stat_value("bos");
-	fdif_bo_free(fd, &j->work);
-	EXPECT_EQ(held, stat_value("bos"))
-		TH_LOG("the job's work area was freed: the device let its BOs go");
 	for (i = 0; i < FRESH_BOS; i++) {
 		ASSERT_EQ(0, fdif_bo_new(fd, size, &fresh[i]));
 		memset(fresh[i].map, 0x5a, size);
@@ -342,6 +341,20 @@ static void kept_bos_not_reused(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(0, corrupted);
 	for (i = 0; i < FRESH_BOS; i++)
 		fdif_bo_free(fd, &fresh[i]);
+}
+
+static void kept_bos_not_reused(struct __test_metadata *_metadata, int fd,
+				struct fdif_job_bos *j, int wait_ms, long long bos0)
+{
+	size_t size = j->work.size;
+	struct drm_fdif_job job;
+	long long held;
+
+	held = stat_value("bos");
+	fdif_bo_free(fd, &j->work);
+	EXPECT_EQ(held, stat_value("bos"))
+		TH_LOG("the job's work area was freed: the device let its BOs go");
+	fresh_bos_not_written(_metadata, fd, size, wait_ms);
 
 	/* a good job: its reset completes, and the kept BOs go */
 	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
@@ -358,34 +371,21 @@ static void kept_bos_not_reused(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * A reset that fails after a timeout leaves a module that may still run
- * the job (issue 25, 5). The emulated FDIF's stuck-reset fault leaves it
- * running, and it writes the job's work area when it ends. The job's BOs
- * must not be freed and their memory reused meanwhile: here the process
- * frees its work area as soon as the job has timed out, and fills new BOs
- * of the same size, which must keep what it wrote into them when the
- * module is done. A good job (whose reset completes) then lets the kept
- * BOs go: the count of live BOs comes back.
+ * A job of @job_ms on the astronaut, on new BOs @j of @fd, whose reset
+ * after its timeout is stuck: it times out, and the module runs on (and
+ * writes its work area when it ends); the device keeps its BOs.
  */
-TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
+static void job_kept_by_stuck_reset(struct __test_metadata *_metadata, int fd,
+				    struct fdif_job_bos *j, int job_ms)
 {
-	enum { TIMEOUT_MS = 100, JOB_MS = 800 };
 	uint32_t area = face_roi.width * face_roi.height;
-	struct fdif_job_bos j;
 	struct drm_fdif_job job;
-	long long bos0;
-	int fd;
 
-	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
-	bos0 = stat_value("bos");
-	fd = fdif_open();
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
+	ASSERT_EQ(0, fdif_job_bos_new(fd, j));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", j->pic.map));
 	ASSERT_GT(area, 0);
-	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
-
-	fdif_job_init(&job, &j);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)job_ms * 1000 * FDIF_PIC_SIZE / area));
+	fdif_job_init(&job, j);
 	job.roi = face_roi;
 	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
 	ASSERT_EQ(0, fdif_submit_one(fd, &job));
@@ -399,6 +399,30 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 	close(job.fence_fd);
 	/* the timeout's reset did not complete: the module runs on */
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+}
+
+/*
+ * A reset that fails after a timeout leaves a module that may still run
+ * the job (issue 25, 5). The emulated FDIF's stuck-reset fault leaves it
+ * running, and it writes the job's work area when it ends. The job's BOs
+ * must not be freed and their memory reused meanwhile: here the process
+ * frees its work area as soon as the job has timed out, and fills new BOs
+ * of the same size, which must keep what it wrote into them when the
+ * module is done. A good job (whose reset completes) then lets the kept
+ * BOs go: the count of live BOs comes back.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
+{
+	enum { TIMEOUT_MS = 100, JOB_MS = 800 };
+	struct fdif_job_bos j;
+	long long bos0;
+	int fd;
+
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	job_kept_by_stuck_reset(_metadata, fd, &j, JOB_MS);
 
 	/* the module ends the job, at JOB_MS, and writes its work area */
 	kept_bos_not_reused(_metadata, fd, &j, 2 * JOB_MS, bos0);
@@ -420,14 +444,11 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_keeps_bos, 300)
 TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
 {
 	enum { TIMEOUT_MS = 100, JOB_MS = 3000 };
-	uint32_t area = face_roi.width * face_roi.height;
 	struct fdif_instance inst[FDIF_MAX_INSTANCES];
-	struct fdif_bo fresh[FRESH_BOS];
-	int fd, other = -1, n, i, corrupted = 0;
+	int fd, other = -1, n, i;
 	struct fdif_job_bos j;
-	struct drm_fdif_job job;
 	char marker[64], *log;
-	size_t k, size;
+	size_t size;
 
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
 	n = fdif_instances(inst, FDIF_MAX_INSTANCES);
@@ -437,18 +458,7 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
 	ASSERT_GE(other, 0) TH_LOG("no FDIF beside " DEV_NAME);
 	fd = fdif_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &j));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", j.pic.map));
-	ASSERT_GT(area, 0);
-	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
-	fdif_job_init(&job, &j);
-	job.roi = face_roi;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
-	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
-	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+	job_kept_by_stuck_reset(_metadata, fd, &j, JOB_MS);
 
 	/* the device goes, the module still running the job */
 	size = j.work.size;
@@ -459,27 +469,10 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
 	ASSERT_EQ(0, sysfs_write(DRV_DIR "/unbind", DEV_NAME));
 	ASSERT_TRUE(wait_node(0));
 
+	/* the module ends the job, at JOB_MS, and writes its work area */
 	fd = fdif_open_minor(other);
 	ASSERT_GE(fd, 0);
-	for (i = 0; i < FRESH_BOS; i++) {
-		ASSERT_EQ(0, fdif_bo_new(fd, size, &fresh[i]));
-		memset(fresh[i].map, 0x5a, size);
-	}
-	/* the module ends the job, at JOB_MS, and writes its work area */
-	usleep(JOB_MS * 1000);
-	for (i = 0; i < FRESH_BOS; i++) {
-		const unsigned char *p = fresh[i].map;
-
-		for (k = 0; k < size && p[k] == 0x5a; k++)
-			;
-		if (k < size) {
-			TH_LOG("new BO %d written by the module at byte %zu", i, k);
-			corrupted++;
-		}
-	}
-	EXPECT_EQ(0, corrupted);
-	for (i = 0; i < FRESH_BOS; i++)
-		fdif_bo_free(fd, &fresh[i]);
+	fresh_bos_not_written(_metadata, fd, size, JOB_MS);
 	close(fd);
 	log = fdif_log_since(marker);
 	ASSERT_TRUE(log != NULL);
@@ -506,7 +499,6 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
 TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 {
 	enum { TIMEOUT_MS = 500, JOB_MS = 4000, STALL_MS = 1500 };
-	uint32_t area = face_roi.width * face_roi.height;
 	struct fdif_job_bos a, b;
 	struct drm_fdif_job job;
 	long long bos0;
@@ -519,22 +511,10 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 	bos0 = stat_value("bos");
 	fd = fdif_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &a));
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", a.pic.map));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
-	ASSERT_GT(area, 0);
-	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
-
 	/* A: the reset after its timeout is stuck, the device keeps its BOs */
-	fdif_job_init(&job, &a);
-	job.roi = face_roi;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
-	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
-	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+	job_kept_by_stuck_reset(_metadata, fd, &a, JOB_MS);
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
 
 	/* the release the next completed reset queues waits at its entry */
 	snprintf(cmd, sizeof(cmd),
