@@ -82,6 +82,22 @@ struct fdif_job {
 	struct work_struct release_work;
 };
 
+/*
+ * The BO in role @k of @bos (a job's, by role), if this is the first role
+ * it plays there (one BO may be picture, work area and result at once),
+ * else NULL.
+ */
+static inline struct drm_gem_object *
+fdif_bo_once(struct drm_gem_object *const bos[FDIF_BO_COUNT], int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		if (bos[i] == bos[k])
+			return NULL;
+	return bos[k];
+}
+
 static inline struct fdif_job *to_fdif_job(struct drm_sched_job *job)
 {
 	return container_of(job, struct fdif_job, base);

@@ -73,17 +73,6 @@ void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
 	spin_unlock_irqrestore(&fdev->job_lock, flags);
 }
 
-/* Whether held BO @i is also held in an earlier role. */
-static bool fdif_held_before(struct drm_gem_object **bos, u32 i)
-{
-	u32 k;
-
-	for (k = 0; k < i; k++)
-		if (bos[k] == bos[i])
-			return true;
-	return false;
-}
-
 /*
  * Let go of the BOs a failed reset kept: once a reset has completed (not
  * if another failed since), or when the device is unbound (@unbound). A
@@ -108,7 +97,7 @@ static void fdif_held_release(struct fdif_device *fdev, bool unbound)
 	for (i = 0; i < FDIF_BO_COUNT; i++) {
 		if (!bos[i])
 			continue;
-		if (failed && !fdif_held_before(bos, i))
+		if (failed && fdif_bo_once(bos, i))
 			lost += fdif_gem_lose(fdev, bos[i]);
 		drm_gem_object_put(bos[i]);
 	}

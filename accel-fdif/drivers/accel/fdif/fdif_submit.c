@@ -352,20 +352,6 @@ static bool fdif_job_writes(const struct fdif_job *job,
 }
 
 /*
- * The BO in role @k, if this is the first role it plays in the job (one
- * BO may be picture, work area and result at once), else NULL.
- */
-static struct drm_gem_object *fdif_job_bo_once(const struct fdif_job *job, int k)
-{
-	int i;
-
-	for (i = 0; i < k; i++)
-		if (job->bos[i] == job->bos[k])
-			return NULL;
-	return job->bos[k];
-}
-
-/*
  * The BOs of the whole batch without duplicates, for one ww acquire
  * context, with how many fence slots each needs (one a job using it).
  */
@@ -378,7 +364,7 @@ static int fdif_batch_bos(struct fdif_submit_entry *e, u32 count,
 	for (j = 0; j < count; j++) {
 		for (k = 0; k < FDIF_BO_COUNT; k++) {
 			/* counted once a job, whatever its roles */
-			struct drm_gem_object *obj = fdif_job_bo_once(e[j].job, k);
+			struct drm_gem_object *obj = fdif_bo_once(e[j].job->bos, k);
 
 			if (!obj)
 				continue;
@@ -410,7 +396,7 @@ static int fdif_add_dependencies(struct fdif_submit_entry *e, u32 count,
 		int k;
 
 		for (k = 0; k < FDIF_BO_COUNT; k++) {
-			struct drm_gem_object *obj = fdif_job_bo_once(job, k);
+			struct drm_gem_object *obj = fdif_bo_once(job->bos, k);
 
 			if (!obj)
 				continue;
@@ -488,7 +474,7 @@ static void fdif_push_job(struct fdif_file *ffile, struct fdif_submit_entry *e,
 	e->done = done;
 	job->seqno = seqno;
 	for (k = 0; k < FDIF_BO_COUNT; k++) {
-		struct drm_gem_object *obj = fdif_job_bo_once(job, k);
+		struct drm_gem_object *obj = fdif_bo_once(job->bos, k);
 
 		if (!obj)
 			continue;
