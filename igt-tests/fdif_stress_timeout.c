@@ -546,6 +546,101 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 	kept_bos_not_reused(_metadata, fd, &b, JOB_MS, bos0);
 }
 
+/* Waits up to @ms for the device to be runtime-suspended: 0, or -ETIME. */
+static int runtime_suspended(int ms)
+{
+	char st[32] = "";
+	FILE *f;
+
+	for (; ms > 0; ms -= 10) {
+		f = fopen("/sys/bus/platform/devices/" DEV_NAME "/power/runtime_status", "r");
+		if (f) {
+			if (!fgets(st, sizeof(st), f))
+				st[0] = '\0';
+			fclose(f);
+		}
+		if (!strncmp(st, "suspended", 9))
+			return 0;
+		usleep(10 * 1000);
+	}
+	return -ETIME;
+}
+
+/*
+ * What a failed reset kept goes once a reset has completed since, even if
+ * a later reset, with no job, fails before the release runs (issue 39's
+ * review: such BOs were kept until a reset completed again, and their
+ * memory given up for good at an unbind before that). Job A's reset
+ * fails: the device keeps A's BOs. Job B's start resets the module, which
+ * completes (the module lets A go) and queues the release; fdif_delay
+ * stalls the release at its entry while B ends, the device suspends, and
+ * job C's resume finds the reset stuck (twice: run_job tries once more):
+ * C fails with -EIO, the module never ran it. When the release runs, the
+ * last reset has failed, but none has failed for a job since A's BOs were
+ * kept: they go, and with the process's BOs freed and its file closed,
+ * the count of live BOs comes back before any reset completes again.
+ */
+TEST_F_TIMEOUT(short_timeout, failed_jobless_reset_while_the_release_waits, 300)
+{
+	enum { TIMEOUT_MS = 500, JOB_MS = 800, STALL_MS = 1500 };
+	struct fdif_job_bos a, b;
+	struct drm_fdif_job job;
+	long long bos0;
+	int fd, waited;
+	char cmd[160];
+
+	/* the job and the resume must run while one CPU is stalled */
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
+	bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	/* A: the reset after its timeout is stuck, the device keeps its BOs */
+	job_kept_by_stuck_reset(_metadata, fd, &a, JOB_MS);
+	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
+
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_held_work owner=fdif delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+
+	/* B: its start's reset completes and queues the release, stalled */
+	fdif_job_init(&job, &b);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	for (waited = 0; knob_value(DELAY_PARAMS "hits") < 1 && waited < TIMEOUT_MS / 2; waited++)
+		usleep(1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"))
+		TH_LOG("the release did not start within %d ms of B's submit", waited);
+	ASSERT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+
+	/* C: the resume's reset and run_job's second try are stuck */
+	ASSERT_EQ(0, runtime_suspended(STALL_MS / 3));
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 2));
+	fdif_job_init(&job, &b);
+	job.roi = face_roi;
+	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, &job));
+	ASSERT_EQ(-EIO, fence_wait(job.fence_fd, WAIT_NS));
+	close(job.fence_fd);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
+
+	/* the release runs, the last reset failed; then nothing resets */
+	usleep((STALL_MS + 500) * 1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	fdif_job_bos_free(fd, &a);
+	fdif_job_bos_free(fd, &b);
+	close(fd);
+	EXPECT_TRUE(bos_back_to(bos0, 5000))
+		TH_LOG("live BOs: %lld, %lld before the test: A's are still kept",
+		       stat_value("bos"), bos0);
+}
+
 /*
  * Unbind while jobs time out (issue 11, 2): the timer of the hung job
  * fires before, during or after the unbind. Every job ends with

@@ -72,6 +72,8 @@ struct fdif_stats {
  *	until a reset completes, and their memory never is if the device is
  *	unbound first (fdif_reset_unbind())
  * @holding: whether @held has any
+ * @held_reset: a reset has completed since @held was kept: the module let
+ *	its job go, whatever later resets do (under @job_lock)
  * @held_work: drops @held once a reset completed
  * @pm_lock: protects @pm_jobs
  * @pm_jobs: runtime PM references held by jobs, which the unbind drops
@@ -102,6 +104,7 @@ struct fdif_device {
 	bool hw_failed;
 	struct drm_gem_object *held[FDIF_BO_COUNT];
 	bool holding;
+	bool held_reset;
 	struct work_struct held_work;
 	spinlock_t pm_lock;	/* protects @pm_jobs */
 	unsigned int pm_jobs;

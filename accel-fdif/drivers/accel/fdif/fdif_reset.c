@@ -30,11 +30,19 @@
 int fdif_hw_init(struct fdif_device *fdev)
 {
 	int ret = fdif_omap4_hw_init(fdev);
+	unsigned long flags;
+	bool release;
 
 	WRITE_ONCE(fdev->hw_failed, ret != 0);
-	if (!ret && READ_ONCE(fdev->holding))
+	if (ret)
+		return ret;
+	spin_lock_irqsave(&fdev->job_lock, flags);
+	release = fdev->holding;
+	fdev->held_reset = release;
+	spin_unlock_irqrestore(&fdev->job_lock, flags);
+	if (release)
 		queue_work(system_wq, &fdev->held_work);
-	return ret;
+	return 0;
 }
 
 /**
@@ -70,34 +78,39 @@ void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
 	for (i = 0; i < FDIF_BO_COUNT; i++)
 		swap(fdev->held[i], job->bos[i]);
 	WRITE_ONCE(fdev->holding, true);
+	fdev->held_reset = false;
 	spin_unlock_irqrestore(&fdev->job_lock, flags);
 }
 
 /*
- * Let go of the BOs a failed reset kept: once a reset has completed (not
- * if another failed since), or when the device is unbound (@unbound). A
- * device unbound with its last reset failed leaves a module that may still
- * run their job: their memory is given up for good (fdif_gem_lose()).
+ * Let go of the BOs a failed reset kept: once a reset has completed since
+ * they were kept, or when the device is unbound (@unbound). A later reset
+ * that fails does not bring their job back: one that fails for another job
+ * swaps that job's BOs in (fdif_reset_from()), one that fails at a resume
+ * had no job. A device unbound with no reset completed since they were
+ * kept leaves a module that may still run their job: their memory is given
+ * up for good (fdif_gem_lose()).
  */
 static void fdif_held_release(struct fdif_device *fdev, bool unbound)
 {
 	struct drm_gem_object *bos[FDIF_BO_COUNT] = { };
 	size_t lost = 0;
-	bool failed;
+	bool in_use;
 	u32 i;
 
 	spin_lock_irq(&fdev->job_lock);
-	failed = READ_ONCE(fdev->hw_failed);
-	if (unbound || !failed) {
+	in_use = !fdev->held_reset;
+	if (unbound || !in_use) {
 		for (i = 0; i < FDIF_BO_COUNT; i++)
 			swap(bos[i], fdev->held[i]);
 		WRITE_ONCE(fdev->holding, false);
+		fdev->held_reset = false;
 	}
 	spin_unlock_irq(&fdev->job_lock);
 	for (i = 0; i < FDIF_BO_COUNT; i++) {
 		if (!bos[i])
 			continue;
-		if (failed && fdif_bo_once(bos, i))
+		if (in_use && fdif_bo_once(bos, i))
 			lost += fdif_gem_lose(fdev, bos[i]);
 		drm_gem_object_put(bos[i]);
 	}
