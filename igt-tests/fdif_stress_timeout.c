@@ -485,6 +485,69 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
 }
 
 /*
+ * The start of a test of the release a completed reset queues, with
+ * timeout_ms=RELEASE_TIMEOUT_MS, in @t: job A of @job_ms on new BOs, whose
+ * reset after its timeout is stuck, so that the device keeps A's BOs;
+ * fdif_delay, loaded to stall the release (fdif_held_work()) @stall_ms at
+ * its entry; and job B on new BOs, whose start resets the module, which
+ * completes and queues the release. B runs as long as A, or, if @b_ends,
+ * as long as a job does by default. Returns once the release is stalled.
+ */
+#define RELEASE_TIMEOUT_MS	500
+
+struct stalled_release {
+	struct fdif_job_bos a, b;	/* A's BOs (kept), B's */
+	struct drm_fdif_job job;	/* B, its fence in fence_fd */
+	long long bos0;			/* live BOs before the test */
+	int fd;				/* the file of A and B */
+};
+
+static void release_stalled_by_b(struct __test_metadata *_metadata,
+				 struct stalled_release *t, bool b_ends, int job_ms,
+				 int stall_ms)
+{
+	struct fdif_job_bos *a = &t->a, *b = &t->b;
+	struct drm_fdif_job *job = &t->job;
+	int fd, waited;
+	char cmd[160];
+
+	/* the job and the timeout handler must run while one CPU is stalled */
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	ASSERT_EQ(0, reload_driver(RELEASE_TIMEOUT_MS));
+	t->bos0 = stat_value("bos");
+	fd = fdif_open();
+	ASSERT_GE(fd, 0);
+	t->fd = fd;
+	job_kept_by_stuck_reset(_metadata, fd, a, job_ms);
+	if (b_ends)
+		ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
+	ASSERT_EQ(0, fdif_job_bos_new(fd, b));
+	ASSERT_EQ(0, fdif_load_picture("astronaut", b->pic.map));
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_held_work owner=fdif delay_us=%d",
+		 stall_ms * 1000);
+	ASSERT_EQ(0, system(cmd));
+
+	fdif_job_init(job, b);
+	job->roi = face_roi;
+	job->flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(fd, job));
+	for (waited = 0; knob_value(DELAY_PARAMS "hits") < 1 &&
+	     waited < RELEASE_TIMEOUT_MS / 2; waited++)
+		usleep(1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"))
+		TH_LOG("the release did not start within %d ms of B's submit", waited);
+}
+
+/* Waits until the release stalled for @stall_ms has run; fdif_delay goes. */
+static void stalled_release_ran(struct __test_metadata *_metadata, int stall_ms)
+{
+	usleep((stall_ms + 500) * 1000);
+	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+}
+
+/*
  * The release of what a failed reset kept waits for a reset that
  * completed, and checks again when it runs that none failed since. Job A's
  * reset fails: the device keeps A's BOs. Job B's start resets the module,
@@ -498,52 +561,21 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_then_unbind_never_frees, 300)
  */
 TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 {
-	enum { TIMEOUT_MS = 500, JOB_MS = 4000, STALL_MS = 1500 };
-	struct fdif_job_bos a, b;
-	struct drm_fdif_job job;
-	long long bos0;
-	int fd, waited;
-	char cmd[160];
+	enum { JOB_MS = 4000, STALL_MS = 1500 };
+	struct stalled_release t = { 0 };
 
-	/* the timeout handler must run while one CPU is stalled */
-	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
-	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
-	bos0 = stat_value("bos");
-	fd = fdif_open();
-	ASSERT_GE(fd, 0);
-	/* A: the reset after its timeout is stuck, the device keeps its BOs */
-	job_kept_by_stuck_reset(_metadata, fd, &a, JOB_MS);
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
-
-	/* the release the next completed reset queues waits at its entry */
-	snprintf(cmd, sizeof(cmd),
-		 "insmod " DELAY_KO " func=fdif_held_work owner=fdif delay_us=%d",
-		 STALL_MS * 1000);
-	ASSERT_EQ(0, system(cmd));
-
-	/* B: its start's reset completes and queues the release... */
-	fdif_job_init(&job, &b);
-	job.roi = face_roi;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	for (waited = 0; knob_value(DELAY_PARAMS "hits") < 1 && waited < TIMEOUT_MS / 2; waited++)
-		usleep(1000);
-	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"))
-		TH_LOG("the release did not start within %d ms of B's submit", waited);
-	/* ...and, the release stalled, the reset after B's timeout is stuck */
+	/* B runs as long as A: it times out */
+	release_stalled_by_b(_metadata, &t, false, JOB_MS, STALL_MS);
+	/* the release stalled, the reset after B's timeout is stuck */
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 1));
-	ASSERT_EQ(-ETIMEDOUT, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
+	ASSERT_EQ(-ETIMEDOUT, fence_wait(t.job.fence_fd, WAIT_NS));
+	close(t.job.fence_fd);
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
-	/* let the stalled release run */
-	usleep((STALL_MS + 500) * 1000);
-	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
-	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	stalled_release_ran(_metadata, STALL_MS);
 
 	/* the device still keeps B's BOs; the module ends B at JOB_MS */
-	fdif_job_bos_free(fd, &a);
-	kept_bos_not_reused(_metadata, fd, &b, JOB_MS, bos0);
+	fdif_job_bos_free(t.fd, &t.a);
+	kept_bos_not_reused(_metadata, t.fd, &t.b, JOB_MS, t.bos0);
 }
 
 /* Waits up to @ms for the device to be runtime-suspended: 0, or -ETIME. */
@@ -582,63 +614,34 @@ static int runtime_suspended(int ms)
  */
 TEST_F_TIMEOUT(short_timeout, failed_jobless_reset_while_the_release_waits, 300)
 {
-	enum { TIMEOUT_MS = 500, JOB_MS = 800, STALL_MS = 1500 };
-	struct fdif_job_bos a, b;
-	struct drm_fdif_job job;
-	long long bos0;
-	int fd, waited;
-	char cmd[160];
+	enum { JOB_MS = 800, STALL_MS = 1500 };
+	struct stalled_release t = { 0 };
+	struct drm_fdif_job c;
 
-	/* the job and the resume must run while one CPU is stalled */
-	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
-	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
-	bos0 = stat_value("bos");
-	fd = fdif_open();
-	ASSERT_GE(fd, 0);
-	/* A: the reset after its timeout is stuck, the device keeps its BOs */
-	job_kept_by_stuck_reset(_metadata, fd, &a, JOB_MS);
-	ASSERT_EQ(0, fdif_emu_frame_time(FDIF_EMU_FRAME_TIME_DEFAULT));
-	ASSERT_EQ(0, fdif_job_bos_new(fd, &b));
-	ASSERT_EQ(0, fdif_load_picture("astronaut", b.pic.map));
-
-	snprintf(cmd, sizeof(cmd),
-		 "insmod " DELAY_KO " func=fdif_held_work owner=fdif delay_us=%d",
-		 STALL_MS * 1000);
-	ASSERT_EQ(0, system(cmd));
-
-	/* B: its start's reset completes and queues the release, stalled */
-	fdif_job_init(&job, &b);
-	job.roi = face_roi;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	for (waited = 0; knob_value(DELAY_PARAMS "hits") < 1 && waited < TIMEOUT_MS / 2; waited++)
-		usleep(1000);
-	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"))
-		TH_LOG("the release did not start within %d ms of B's submit", waited);
-	ASSERT_EQ(1, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
+	/* B, a job of the default length, ends */
+	release_stalled_by_b(_metadata, &t, true, JOB_MS, STALL_MS);
+	ASSERT_EQ(1, fence_wait(t.job.fence_fd, WAIT_NS));
+	close(t.job.fence_fd);
 
 	/* C: the resume's reset and run_job's second try are stuck */
 	ASSERT_EQ(0, runtime_suspended(STALL_MS / 3));
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 2));
-	fdif_job_init(&job, &b);
-	job.roi = face_roi;
-	job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-	ASSERT_EQ(0, fdif_submit_one(fd, &job));
-	ASSERT_EQ(-EIO, fence_wait(job.fence_fd, WAIT_NS));
-	close(job.fence_fd);
+	fdif_job_init(&c, &t.b);
+	c.roi = face_roi;
+	c.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+	ASSERT_EQ(0, fdif_submit_one(t.fd, &c));
+	ASSERT_EQ(-EIO, fence_wait(c.fence_fd, WAIT_NS));
+	close(c.fence_fd);
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_NONE, 0));
 
 	/* the release runs, the last reset failed; then nothing resets */
-	usleep((STALL_MS + 500) * 1000);
-	ASSERT_EQ(1, knob_value(DELAY_PARAMS "hits"));
-	ASSERT_EQ(0, system("rmmod fdif_delay"));
-	fdif_job_bos_free(fd, &a);
-	fdif_job_bos_free(fd, &b);
-	close(fd);
-	EXPECT_TRUE(bos_back_to(bos0, 5000))
+	stalled_release_ran(_metadata, STALL_MS);
+	fdif_job_bos_free(t.fd, &t.a);
+	fdif_job_bos_free(t.fd, &t.b);
+	close(t.fd);
+	EXPECT_TRUE(bos_back_to(t.bos0, 5000))
 		TH_LOG("live BOs: %lld, %lld before the test: A's are still kept",
-		       stat_value("bos"), bos0);
+		       stat_value("bos"), t.bos0);
 }
 
 /*
