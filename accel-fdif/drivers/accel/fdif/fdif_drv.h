@@ -58,7 +58,7 @@ struct fdif_stats {
  * @fence_seqno: last hardware fence seqno (serialised by the scheduler)
  * @fence_lock: lock of the hardware fences
  * @job_lock: protects @active and @faulted between the IRQ and the timeout
- *	handler
+ *	handler, and @held, @holding and @held_reset
  * @active: the job on the hardware, or NULL
  * @faulted: @active ended with an ERR interrupt, for the timeout handler
  *	that drm_sched_fault() runs
@@ -66,14 +66,16 @@ struct fdif_stats {
  * @standby: the module is in standby, runtime-suspended, and its clocks
  *	may be cut (on OMAP4 an access is then a bus error): the interrupt
  *	handler must not touch it
- * @hw_failed: the last soft reset did not complete: start no job
+ * @hw_failed: the last soft reset did not complete: start no job (read and
+ *	written without a lock, READ_ONCE()/WRITE_ONCE())
  * @held: BOs of the job a failed reset was meant to stop, by role (under
  *	@job_lock): the module may still use them, so they are not freed
  *	until a reset completes, and their memory never is if the device is
  *	unbound first (fdif_reset_unbind())
- * @holding: whether @held has any
- * @held_reset: a reset has completed since @held was kept: the module let
- *	its job go, whatever later resets do (under @job_lock)
+ * @holding: whether @held has any (under @job_lock)
+ * @held_reset: a soft reset has completed since @held was filled, so the
+ *	module no longer uses it; cleared when @held is refilled (under
+ *	@job_lock)
  * @held_work: drops @held once a reset completed
  * @pm_lock: protects @pm_jobs
  * @pm_jobs: runtime PM references held by jobs, which the unbind drops
@@ -95,7 +97,7 @@ struct fdif_device {
 	u64 fence_seqno;
 	spinlock_t fence_lock;	/* for the hardware fences */
 
-	spinlock_t job_lock;	/* protects @active, @faulted */
+	spinlock_t job_lock;	/* protects @active, @faulted, @held... */
 	struct fdif_job *active;
 	bool faulted;
 

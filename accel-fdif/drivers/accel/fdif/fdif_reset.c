@@ -25,6 +25,9 @@
  * once more, then fails them with -EIO); once one does, the BOs a failed
  * one kept are let go.
  *
+ * Context: may sleep (the reset's poll); takes @fdev's job_lock, which the
+ * caller must not hold.
+ *
  * Return: 0 or -ETIMEDOUT if the reset does not complete.
  */
 int fdif_hw_init(struct fdif_device *fdev)
@@ -60,11 +63,11 @@ void fdif_hw_reset(struct fdif_device *fdev)
  * @fdev: the device, powered
  * @job: the job, off the hardware, its fence not signalled yet
  *
- * If the reset fails, the module
- * may still be running it, reading its picture and writing its work area:
- * its BOs stay with the device, so that their memory is not reused, until
- * a reset completes. BOs still held from an earlier failure go to the job
- * instead, to be freed with it: this job ran, so a reset completed since.
+ * If the reset fails, the module may still be running it, reading its
+ * picture and writing its work area: its BOs stay with the device, so that
+ * their memory is not reused, until a reset completes. BOs still held from
+ * an earlier failure go to the job instead, to be freed with it: this job
+ * ran, so a reset completed since.
  */
 void fdif_reset_from(struct fdif_device *fdev, struct fdif_job *job)
 {
