@@ -392,11 +392,17 @@ TEST_F_TIMEOUT(pm, standby_waits_for_handshake, 90)
 	close(job.fence_fd);
 	t_end = fdif_now_ns() + 2000 * 1000000ll;
 
-	/* ten autosuspend delays later, the module is still at it */
+	/*
+	 * Ten autosuspend delays later, the module is still at it: the device
+	 * is active, or in a runtime suspend that waits up to 2 ms for the
+	 * handshake and will be refused ("suspending": the CI run of ce8eedf
+	 * looked in that window once); never suspended.
+	 */
 	usleep(500000);
 	rpm_status(self->minor, st, sizeof(st));
 	ASSERT_LT(fdif_now_ns(), t_end) TH_LOG("the guest was too slow to look in time");
-	EXPECT_STREQ("active", st) TH_LOG("runtime PM status while the module still runs");
+	EXPECT_TRUE(!strcmp(st, "active") || !strcmp(st, "suspending"))
+		TH_LOG("runtime PM status while the module still runs: %s", st);
 	/* and done: standby acknowledged, the device suspends */
 	EXPECT_TRUE(wait_rpm(self->minor, "suspended", 2000 + RPM_WAIT_MS));
 	EXPECT_EQ(before, fdif_emu_standby_accesses(self->minor));
