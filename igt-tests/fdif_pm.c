@@ -54,31 +54,6 @@ static void power_path(char *path, size_t len, int minor, const char *file)
 	snprintf(path, len, "/sys/class/accel/accel%d/device/power/%s", minor, file);
 }
 
-static void rpm_status(int minor, char *buf, size_t len)
-{
-	char path[128];
-
-	power_path(path, sizeof(path), minor, "runtime_status");
-	if (sysfs_read(path, buf, len))
-		snprintf(buf, len, "(unreadable)");
-}
-
-/* Wait up to @ms for the device's runtime PM status to be @want. */
-static bool wait_rpm(int minor, const char *want, int ms)
-{
-	char st[32];
-	int64_t end = fdif_now_ns() + (int64_t)ms * 1000000;
-
-	for (;;) {
-		rpm_status(minor, st, sizeof(st));
-		if (!strcmp(st, want))
-			return true;
-		if (fdif_now_ns() > end)
-			return false;
-		usleep(10000);
-	}
-}
-
 /* A finished job's result: the astronaut's one marked face. */
 static void check_astronaut(struct __test_metadata *_metadata,
 			    const struct drm_fdif_result_header *r, uint64_t seqno)
@@ -301,20 +276,20 @@ TEST_F_TIMEOUT(pm, idle, 90)
 	power_path(path, sizeof(path), self->minor, "control");
 	ASSERT_EQ(0, sysfs_write(path, "on"));
 	self->forbidden_rpm = true;
-	ok = wait_rpm(self->minor, "active", RPM_WAIT_MS);
-	rpm_status(self->minor, st, sizeof(st));
+	ok = fdif_wait_rpm(self->minor, "active", RPM_WAIT_MS);
+	fdif_rpm_status(self->minor, st, sizeof(st));
 	ASSERT_TRUE(ok) TH_LOG("runtime status %s with power/control \"on\"", st);
 
 	pm_cycle(_metadata, "idle");
 	/* forced down for the sleep, back up (and re-initialised) after it */
-	rpm_status(self->minor, st, sizeof(st));
+	fdif_rpm_status(self->minor, st, sizeof(st));
 	EXPECT_STREQ("active", st);
 	good_job(_metadata, self->fd, &self->j);
 
 	/* runtime PM works again after the cycle */
 	ASSERT_EQ(0, sysfs_write(path, "auto"));
 	self->forbidden_rpm = false;
-	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	EXPECT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 }
 
 /*
@@ -332,7 +307,7 @@ TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 
 	ASSERT_TRUE(fdif_emu_available());
 	good_job(_metadata, self->fd, &self->j);
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 2));
 
 	memset(self->j.result.map, 0xa5, self->j.result.size);
@@ -346,9 +321,9 @@ TEST_F_TIMEOUT(pm, resume_reset_fails, 90)
 	EXPECT_EQ(0, fdif_result(&self->j.result)->count);
 
 	/* the fault is used up: the next resume's reset completes */
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	good_job(_metadata, self->fd, &self->j);
-	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	EXPECT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 }
 
 /*
@@ -374,7 +349,7 @@ TEST_F_TIMEOUT(pm, standby_waits_for_handshake, 90)
 	timeout_ms = atoi(ms);
 	ASSERT_GT(timeout_ms, 0);
 	good_job(_metadata, self->fd, &self->j);
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	before = fdif_emu_standby_accesses(self->minor);
 	ASSERT_GE(before, 0);
 
@@ -399,12 +374,12 @@ TEST_F_TIMEOUT(pm, standby_waits_for_handshake, 90)
 	 * looked in that window once); never suspended.
 	 */
 	usleep(500000);
-	rpm_status(self->minor, st, sizeof(st));
+	fdif_rpm_status(self->minor, st, sizeof(st));
 	ASSERT_LT(fdif_now_ns(), t_end) TH_LOG("the guest was too slow to look in time");
 	EXPECT_TRUE(!strcmp(st, "active") || !strcmp(st, "suspending"))
 		TH_LOG("runtime PM status while the module still runs: %s", st);
 	/* and done: standby acknowledged, the device suspends */
-	EXPECT_TRUE(wait_rpm(self->minor, "suspended", 2000 + RPM_WAIT_MS));
+	EXPECT_TRUE(fdif_wait_rpm(self->minor, "suspended", 2000 + RPM_WAIT_MS));
 	EXPECT_EQ(before, fdif_emu_standby_accesses(self->minor));
 
 	ASSERT_EQ(0, fdif_emu_frame_time_on(self->minor, FDIF_EMU_FRAME_TIME_DEFAULT));
@@ -425,13 +400,13 @@ TEST_F_TIMEOUT(pm, failed_reset_retried_while_powered, 90)
 
 	ASSERT_TRUE(fdif_emu_available());
 	good_job(_metadata, self->fd, &self->j);
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_STUCK_RESET, 1));
 	/* resumed for good: that resume's reset does not complete */
 	power_path(path, sizeof(path), self->minor, "control");
 	ASSERT_EQ(0, sysfs_write(path, "on"));
 	self->forbidden_rpm = true;
-	ASSERT_TRUE(wait_rpm(self->minor, "active", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "active", RPM_WAIT_MS));
 	for (i = 0; i < 3; i++)
 		good_job(_metadata, self->fd, &self->j);
 }
@@ -452,7 +427,7 @@ TEST_F_TIMEOUT(pm, irq_while_suspended, 90)
 	ASSERT_TRUE(fdif_emu_available());
 	ASSERT_EQ(0, fdif_minor_devname(self->minor, name, sizeof(name)));
 	good_job(_metadata, self->fd, &self->j);
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	before = fdif_emu_standby_accesses(self->minor);
 	ASSERT_GE(before, 0);
 	spurious = fdif_stat(name, "spurious_irqs");
@@ -460,7 +435,7 @@ TEST_F_TIMEOUT(pm, irq_while_suspended, 90)
 	/* next time the module goes to standby */
 	ASSERT_EQ(0, fdif_emu_inject_on(self->minor, FDIF_FAULT_IRQ_IN_STANDBY, 1));
 	good_job(_metadata, self->fd, &self->j);
-	ASSERT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	ASSERT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 	usleep(100000);
 	/* the pulse came (the fault is used up) and reached the handler */
 	EXPECT_EQ(0, fdif_emu_fault_get(self->minor));
@@ -479,15 +454,15 @@ TEST_F_TIMEOUT(pm, idle_runtime_suspended, 90)
 	/* a job first, so the device went through active to suspended */
 	good_job(_metadata, self->fd, &self->j);
 	usleep(100000);
-	ok = wait_rpm(self->minor, "suspended", RPM_WAIT_MS);
-	rpm_status(self->minor, st, sizeof(st));
+	ok = fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS);
+	fdif_rpm_status(self->minor, st, sizeof(st));
 	ASSERT_TRUE(ok) TH_LOG("runtime status %s, 3 s after a job", st);
 
 	pm_cycle(_metadata, "runtime suspended");
-	rpm_status(self->minor, st, sizeof(st));
+	fdif_rpm_status(self->minor, st, sizeof(st));
 	TH_LOG("runtime status after the cycle: %s", st);
 	good_job(_metadata, self->fd, &self->j);
-	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	EXPECT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 }
 
 /*
@@ -511,7 +486,7 @@ TEST_F_TIMEOUT(pm, jobs_queued, 120)
 
 	ASSERT_EQ(0, fdif_emu_frame_time_on(self->minor, FDIF_EMU_FRAME_TIME_DEFAULT));
 	good_job(_metadata, self->fd, &self->j);
-	EXPECT_TRUE(wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
+	EXPECT_TRUE(fdif_wait_rpm(self->minor, "suspended", RPM_WAIT_MS));
 }
 
 /* The same with a batch queued on every FDIF instance at once. */

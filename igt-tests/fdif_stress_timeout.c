@@ -578,26 +578,6 @@ TEST_F_TIMEOUT(short_timeout, failed_reset_while_the_release_waits, 300)
 	kept_bos_not_reused(_metadata, t.fd, &t.b, JOB_MS, t.bos0);
 }
 
-/* Waits up to @ms for the device to be runtime-suspended: 0, or -ETIME. */
-static int runtime_suspended(int ms)
-{
-	char st[32] = "";
-	FILE *f;
-
-	for (; ms > 0; ms -= 10) {
-		f = fopen("/sys/bus/platform/devices/" DEV_NAME "/power/runtime_status", "r");
-		if (f) {
-			if (!fgets(st, sizeof(st), f))
-				st[0] = '\0';
-			fclose(f);
-		}
-		if (!strncmp(st, "suspended", 9))
-			return 0;
-		usleep(10 * 1000);
-	}
-	return -ETIME;
-}
-
 /*
  * What a failed reset kept goes once a reset has completed since, even if
  * a later reset, with no job, fails before the release runs (issue 39's
@@ -624,7 +604,7 @@ TEST_F_TIMEOUT(short_timeout, failed_jobless_reset_while_the_release_waits, 300)
 	close(t.job.fence_fd);
 
 	/* C: the resume's reset and run_job's second try are stuck */
-	ASSERT_EQ(0, runtime_suspended(STALL_MS / 3));
+	ASSERT_TRUE(fdif_wait_rpm(fdif_fd_minor(t.fd), "suspended", STALL_MS / 3));
 	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_STUCK_RESET, 2));
 	fdif_job_init(&c, &t.b);
 	c.roi = face_roi;

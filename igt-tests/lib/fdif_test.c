@@ -674,6 +674,31 @@ int sysfs_read(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+void fdif_rpm_status(int minor, char *buf, size_t len)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device/power/runtime_status",
+		 minor);
+	if (sysfs_read(path, buf, len))
+		snprintf(buf, len, "(unreadable)");
+}
+
+bool fdif_wait_rpm(int minor, const char *want, int ms)
+{
+	char st[32];
+	int64_t end = fdif_now_ns() + (int64_t)ms * 1000000;
+
+	for (;;) {
+		fdif_rpm_status(minor, st, sizeof(st));
+		if (!strcmp(st, want))
+			return true;
+		if (fdif_now_ns() > end)
+			return false;
+		usleep(10000);
+	}
+}
+
 /* The kernel log after the last line holding @marker (malloc()ed), or NULL. */
 char *fdif_log_since(const char *marker)
 {

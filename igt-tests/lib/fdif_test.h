@@ -257,5 +257,12 @@ long long fdif_stat(const char *devname, const char *key);
 int sysfs_write(const char *path, const char *value);
 /* Read @path into @buf, trailing newlines and spaces cut: 0 or -errno. */
 int sysfs_read(const char *path, char *buf, size_t len);
+/*
+ * The runtime PM status of accel<@minor>'s device ("active", "suspended",
+ * ...) in @buf, or "(unreadable)".
+ */
+void fdif_rpm_status(int minor, char *buf, size_t len);
+/* Wait up to @ms for that status to be @want: true if it was. */
+bool fdif_wait_rpm(int minor, const char *want, int ms);
 
 #endif
