@@ -9,7 +9,9 @@
  * /sys/power/pm_test every test fails.
  *
  * The driver parks its scheduler on suspend and waits for the job on the
- * hardware (fdif_system_suspend()); queued jobs run after the resume. What
+ * hardware and the one queued in the driver behind it
+ * (fdif_system_suspend()); jobs still in the scheduler run after the
+ * resume. What
  * the kernel log must not show between the start and the end of a cycle,
  * checked after each:
  *   "suspend refused"       fdif_sched_suspend() gave up waiting for the
@@ -34,9 +36,13 @@
 #define PM_STATE	"/sys/power/state"
 #define PM_DELAY	"/sys/module/suspend/parameters/pm_test_delay"
 #define DELAY_S		1
-/* 200 ms a full frame: a batch of JOBS outlasts the start of the suspend */
+/*
+ * 200 ms a full frame: a batch of JOBS outlasts the start of the suspend.
+ * Before it, the driver holds two (credit limit 2), and a second instance
+ * may run two more while the first one's suspend waits for its two.
+ */
 #define FRAME_US	200000
-#define JOBS		4
+#define JOBS		6
 #define WAIT_MS		30000
 #define RPM_WAIT_MS	3000	/* autosuspend is 50 ms */
 
@@ -466,9 +472,10 @@ TEST_F_TIMEOUT(pm, idle_runtime_suspended, 90)
 }
 
 /*
- * A batch of four 200 ms jobs, the suspend right behind it: the first is on
- * the hardware (the suspend waits for it), the rest queued (they run after
- * the resume). All end with the face, in order; a new job works.
+ * A batch of six 200 ms jobs, the suspend right behind it: the first is on
+ * the hardware and the second queued in the driver (the suspend waits for
+ * both), the rest queued in the scheduler (they run after the resume). All
+ * end with the face, in order; a new job works.
  */
 TEST_F_TIMEOUT(pm, jobs_queued, 120)
 {

@@ -193,6 +193,32 @@ static int fdif_irq_number(void)
 }
 
 /*
+ * The scheduler's work and its timeout handler (the unbound workqueues)
+ * on CPU 0 only, and the FDIF's interrupt with its thread on CPU 1 only
+ * (@on), or both back as they were (!@on). fdif_delay stalls by spinning
+ * with preemption off, so a thread cannot run on the stalled CPU until
+ * the stall ends: a stall of the scheduler's work then does not hold up
+ * the interrupt's thread.
+ */
+static int split_work_and_irq(bool on)
+{
+	static char wq_mask[128], irq_mask[128];
+	char path[64];
+	int irq = fdif_irq_number();
+
+	if (irq < 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity", irq);
+	if (on && (sysfs_read(WQ_CPUMASK, wq_mask, sizeof(wq_mask)) ||
+		   sysfs_read(path, irq_mask, sizeof(irq_mask))))
+		return -EIO;
+	if (sysfs_write(WQ_CPUMASK, on ? "1" : wq_mask) ||
+	    sysfs_write(path, on ? "2" : irq_mask))
+		return -EIO;
+	return 0;
+}
+
+/*
  * The same race (issue 11, 1), held open. The test module fdif_delay
  * stalls the timeout handler's entry, after drm_sched_job_timedout() has
  * taken job A off the pending list, for longer than a job takes: A's
@@ -201,27 +227,24 @@ static int fdif_irq_number(void)
  * not hit. No job may be cancelled: a drm_sched_stop()/drm_sched_start()
  * with a next job B on the hardware cancels B (-ECANCELED) while it runs,
  * and its interrupt then writes into the freed job. (Until issue 39 the
- * scheduler started B during the stall; now its work and the timeout
- * handler share an ordered workqueue, so the stalled handler holds B
- * back, and stops and starts the scheduler with nothing on the
- * hardware.) A job (60 ms) outlasts its timer (40 ms) but not the stall
+ * scheduler started B during the stall; then its work and the timeout
+ * handler came to share an ordered workqueue, so the stalled handler held
+ * B back. Since issue 41 B, queued in the driver behind A, starts as A
+ * ends, during the stall, and the handler holds back C; it no longer
+ * stops and starts the scheduler.) A job (60 ms) outlasts its timer (40 ms) but not the stall
  * (100 ms), so a fixed handler always finds its job ended, while six
  * jobs a round keep one queued when the stall ends. The module's
  * log of stalls and the fences' timestamps show that the window was hit:
  * a job signalled during a stall and the next one ended after it.
  *
- * fdif_delay stalls by spinning with preemption off, so the interrupt's
- * thread, which signals A, cannot run on the stalled CPU until the stall
- * ends; there A would end after the stall, and the round miss the window
- * (half the rounds did, by where the kworker ran). The scheduler's work
- * (an unbound workqueue) is kept on CPU 0 and the FDIF's interrupt, with
- * its thread, on CPU 1; both as they were afterwards.
+ * The interrupt's thread, which signals A, cannot run on the stalled CPU
+ * until the stall ends; there A would end after the stall, and the round
+ * miss the window (half the rounds did, by where the kworker ran): the
+ * two are kept apart (split_work_and_irq()).
  */
 TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 {
 	enum { TIMEOUT_MS = 40, JOB_MS = 60, STALL_MS = 100, JOBS = 6, ROUNDS = 6 };
-	char wq_mask[128], irq_mask[128], irq_path[64];
-	int irq;
 	uint64_t ts[ROUNDS][JOBS], st_start[MAX_STALLS], st_end[MAX_STALLS];
 	struct fdif_bo res[JOBS];
 	struct fdif_job_bos jb;
@@ -233,13 +256,7 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	/* the next job must be able to start while one CPU is stalled */
 	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
 	ASSERT_EQ(0, reload_driver(TIMEOUT_MS));
-	irq = fdif_irq_number();
-	ASSERT_GE(irq, 0) TH_LOG("no %s in /proc/interrupts", DEV_NAME);
-	snprintf(irq_path, sizeof(irq_path), "/proc/irq/%d/smp_affinity", irq);
-	ASSERT_EQ(0, sysfs_read(WQ_CPUMASK, wq_mask, sizeof(wq_mask)));
-	ASSERT_EQ(0, sysfs_read(irq_path, irq_mask, sizeof(irq_mask)));
-	ASSERT_EQ(0, sysfs_write(WQ_CPUMASK, "1"));
-	ASSERT_EQ(0, sysfs_write(irq_path, "2"));
+	ASSERT_EQ(0, split_work_and_irq(true));
 	snprintf(cmd, sizeof(cmd),
 		 "insmod " DELAY_KO " func=fdif_timedout_job owner=fdif delay_us=%d",
 		 STALL_MS * 1000);
@@ -288,11 +305,116 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	       "%d of %d rounds in the window: %d found the face, %d timed out",
 	       ROUNDS * JOBS, JOB_MS, TIMEOUT_MS, STALL_MS, knob_value(DELAY_PARAMS "hits"),
 	       raced, ROUNDS, ok, timedout);
-	EXPECT_EQ(0, sysfs_write(WQ_CPUMASK, wq_mask));
-	EXPECT_EQ(0, sysfs_write(irq_path, irq_mask));
+	EXPECT_EQ(0, split_work_and_irq(false));
 	/* by design every round; TCG's timing may spoil some, not most */
 	ASSERT_GE(raced, ROUNDS / 2);
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	for (i = 0; i < JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, &jb);
+	close(fd);
+}
+
+/*
+ * The module is not left idle between two jobs for the time of the
+ * scheduler's work (issue 41): B, submitted with A, starts as A ends,
+ * from the interrupt thread. Before, the scheduler gave B to run_job
+ * only once its free work had freed A, a few milliseconds of an idle
+ * module each job in a camera's stream. fdif_delay stalls that free,
+ * fdif_free_job(), for longer than a job takes: B must end inside the
+ * stall, where it did not start before. The scheduler's work runs on
+ * another CPU than the interrupt's thread (split_work_and_irq()).
+ */
+TEST_F_TIMEOUT(short_timeout, next_job_starts_as_the_first_ends, 120)
+{
+	enum { STALL_MS = 300, JOBS = 2 };
+	uint64_t ts[JOBS], st_start[MAX_STALLS], st_end[MAX_STALLS], seqnos[JOBS];
+	struct fdif_bo res[JOBS];
+	struct fdif_job_bos jb;
+	int fd, i, k, n, fences[JOBS], ok = 0;
+	char cmd[160];
+
+	ASSERT_GE(sysconf(_SC_NPROCESSORS_ONLN), 2);
+	fd = open_for_round(_metadata, &jb, res, JOBS);
+	ASSERT_TRUE(all_accounted(5000));
+	ASSERT_EQ(0, split_work_and_irq(true));
+	snprintf(cmd, sizeof(cmd),
+		 "insmod " DELAY_KO " func=fdif_free_job owner=fdif delay_us=%d",
+		 STALL_MS * 1000);
+	ASSERT_EQ(0, system(cmd));
+
+	submit_round(_metadata, fd, &jb, res, JOBS, fences, seqnos);
+	for (i = 0; i < JOBS; i++) {
+		ASSERT_EQ(1, fence_wait_ts(fences[i], WAIT_NS, &ts[i]));
+		close(fences[i]);
+		check_outcome(_metadata, 1, res[i].map, seqnos[i], &ok);
+	}
+	EXPECT_EQ(JOBS, ok);
+	/* the module logs a stall as it ends: let both frees' stalls end */
+	usleep((JOBS + 1) * STALL_MS * 1000);
+	n = read_stalls(st_start, st_end);
+	/* the free of A: the first stall that began after A ended */
+	for (k = 0; k < n && st_start[k] < ts[0]; k++)
+		;
+	ASSERT_LT(k, n) TH_LOG("no stall of fdif_free_job() after the first job ended");
+	TH_LOG("A ended, its free stalled %lld ms later for %d ms; B ended %lld ms after A",
+	       (long long)(st_start[k] - ts[0]) / 1000000, STALL_MS,
+	       (long long)(ts[1] - ts[0]) / 1000000);
+	EXPECT_LT(ts[1], st_end[k]) TH_LOG("B waited for the scheduler to free A");
+	ASSERT_EQ(0, system("rmmod fdif_delay"));
+	EXPECT_EQ(0, split_work_and_irq(false));
+	for (i = 0; i < JOBS; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, &jb);
+	close(fd);
+}
+
+/*
+ * An ERR interrupt ends its job at once, not at its timer, also for a job
+ * the interrupt thread started behind another (issue 41). B, queued in
+ * the driver behind A, takes a DMA error the moment A's end starts it,
+ * before A is freed. drm_sched_fault(), which the driver used, runs the
+ * timeout handler at once for the oldest job not yet freed: A, ended; the
+ * scheduler then timed B anew, and B's ERR waited for a whole timeout.
+ * With timeout_ms at its largest (10 minutes) that is a hang here.
+ */
+TEST_F_TIMEOUT(short_timeout, err_of_the_job_started_behind_another, 120)
+{
+	enum { JOB_MS = 300, JOBS = 2 };
+	uint64_t seqnos[JOBS];
+	struct fdif_bo res[JOBS];
+	struct fdif_job_bos jb;
+	struct drm_fdif_job job;
+	int fd, i, st[JOBS], fences[JOBS], ok = 0;
+	uint32_t area = face_roi.width * face_roi.height;
+
+	ASSERT_EQ(0, reload_driver(600000));
+	fd = open_for_round(_metadata, &jb, res, JOBS);
+	ASSERT_GT(area, 0);
+	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
+	for (i = 0; i < JOBS; i++) {
+		memset(res[i].map, 0xa5, res[i].size);
+		fdif_job_init(&job, &jb);
+		job.result_handle = res[i].handle;
+		job.roi = face_roi;
+		job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
+		ASSERT_EQ(0, fdif_submit_one(fd, &job));
+		fences[i] = job.fence_fd;
+		seqnos[i] = job.seqno;
+		/* A runs (a third of its time) when B's fault is set */
+		if (!i) {
+			usleep(JOB_MS / 3 * 1000);
+			ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_DMA, 1));
+		}
+	}
+	for (i = 0; i < JOBS; i++) {
+		st[i] = fence_wait(fences[i], WAIT_NS);
+		close(fences[i]);
+		check_outcome(_metadata, st[i], res[i].map, seqnos[i], &ok);
+	}
+	EXPECT_EQ(1, st[0]) TH_LOG("A: fence %d", st[0]);
+	EXPECT_EQ(-EIO, st[1]) TH_LOG("B: fence %d (-ETIME: its ERR waited for the timer)",
+				      st[1]);
 	for (i = 0; i < JOBS; i++)
 		fdif_bo_free(fd, &res[i]);
 	fdif_job_bos_free(fd, &jb);
@@ -690,8 +812,8 @@ TEST_F_TIMEOUT(short_timeout, unbind_while_jobs_time_out, 600)
  * 4), even in the window where the scheduler has given back the failed
  * job's credit, so the next job may start, but has not yet set the error
  * of its finished fence. fdif_delay stalls drm_sched_fence_finished() to
- * hold that window open (where the failed job is signalled: the timeout
- * handler that drm_sched_fault() runs, on one CPU).
+ * hold that window open (where the failed job is signalled: the driver's
+ * fault work, on one CPU).
  * The waiting job's second in-sync, a sw_sync point, is signalled inside
  * it, so the scheduler looks at that job then. The waiting job is on the
  * same file (an in-sync from its own entity, which the scheduler drops as

@@ -28,8 +28,8 @@ struct sg_table;
  * @errors: jobs that ended with ERR
  * @timeouts: jobs the scheduler timed out
  * @cancelled: jobs ended without running (cancelled, or the device gone)
- * @resets: soft resets after a timeout or an ERR interrupt, and run_job's
- *	retries of one that did not complete
+ * @resets: soft resets after a timeout or an ERR interrupt, and a job's
+ *	retry, as it starts, of one that did not complete
  * @missed_irqs: timeouts that found the job done (interrupt lost)
  * @spurious_irqs: interrupts with no status or no job
  * @bos: live buffer objects
@@ -57,11 +57,18 @@ struct fdif_stats {
  * @fence_context: context of the hardware fences
  * @fence_seqno: last hardware fence seqno (serialised by the scheduler)
  * @fence_lock: lock of the hardware fences
- * @job_lock: protects @active and @faulted between the IRQ and the timeout
- *	handler, and @held, @holding and @held_reset
- * @active: the job on the hardware, or NULL
- * @faulted: @active ended with an ERR interrupt, for the timeout handler
- *	that drm_sched_fault() runs
+ * @job_lock: protects @active, @queued and @faulted between run_job, the
+ *	interrupt, the timeout handler, @fault_work and the unbind, and
+ *	@held, @holding and @held_reset
+ * @active: the job that holds the module: on it, or passed the module as
+ *	the one before it ended and not started yet, or ended and signalled
+ *	but not yet passed on (then only compared: it may be freed); or NULL
+ * @queued: jobs run_job got while one was active, to be started in order
+ *	as it ends (&fdif_job.queue_node); at most two, by the credit limit,
+ *	two only while @active has signalled and not been passed on
+ * @faulted: @active ended with an ERR interrupt, for @fault_work
+ * @fault_work: resets the module and fails @active after an ERR interrupt,
+ *	on @sched_wq
  * @standby_lock: protects @standby between runtime PM and the interrupt
  * @standby: the module is in standby, runtime-suspended, and its clocks
  *	may be cut (on OMAP4 an access is then a bus error): the interrupt
@@ -79,10 +86,9 @@ struct fdif_stats {
  * @held_work: drops @held once a reset completed
  * @pm_lock: protects @pm_jobs
  * @pm_jobs: runtime PM references held by jobs, which the unbind drops
- * @suspended: system sleep parked the scheduler (under @reset_lock)
- * @reset_lock: serialises the timeout handler, the reset it does and
- *	fdif_job_abort_active() on unbind, so that exactly one of them ends
- *	the job on the hardware
+ * @reset_lock: serialises the timeout handler, @fault_work, the resets
+ *	they do and fdif_job_abort_active() on unbind, so that exactly one of
+ *	them ends the job on the hardware
  * @stats: counters
  */
 struct fdif_device {
@@ -97,9 +103,11 @@ struct fdif_device {
 	u64 fence_seqno;
 	spinlock_t fence_lock;	/* for the hardware fences */
 
-	spinlock_t job_lock;	/* protects @active, @faulted, @held... */
+	spinlock_t job_lock;	/* protects @active, @queued, @held... */
 	struct fdif_job *active;
+	struct list_head queued;
 	bool faulted;
+	struct work_struct fault_work;
 
 	spinlock_t standby_lock;	/* protects @standby */
 	bool standby;
@@ -110,7 +118,6 @@ struct fdif_device {
 	struct work_struct held_work;
 	spinlock_t pm_lock;	/* protects @pm_jobs */
 	unsigned int pm_jobs;
-	bool suspended;
 	struct mutex reset_lock;	/* timeout, reset, remove and suspend */
 
 	struct fdif_stats stats;

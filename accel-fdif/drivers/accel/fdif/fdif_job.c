@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Jobs on the hardware: the drm_sched backend (one hardware queue with
- * room for one job, one entity per open file), completion from the
- * interrupt, and recovery from hung jobs. The submit ioctl that makes
- * them is in fdif_submit.c.
+ * Jobs on the hardware: the drm_sched backend (one hardware queue, one
+ * entity per open file), completion from the interrupt, and recovery from
+ * hung jobs. The submit ioctl that makes them is in fdif_submit.c.
+ *
+ * The module runs one job at a time. The scheduler may give run_job a
+ * second one, which waits in the driver until the first ends: whoever
+ * ends that one (the interrupt thread, the timeout handler, the fault
+ * work, the unbind) starts it, before the first one's fence signals,
+ * rather than leave the module idle while the scheduler's work runs.
  *
  * Everything a job needs is allocated in the submit ioctl: run_job and the
  * signalling path (interrupt, timeout) only program registers, copy results
@@ -136,8 +141,8 @@ struct dma_fence *fdif_hw_fence_alloc(struct fdif_device *fdev)
  *
  * Only the status register is read here, with interrupts off: copying the
  * results (a hundred and more register reads) is left to fdif_irq_thread(),
- * and an ERR, which needs a soft reset that may take milliseconds, to the
- * scheduler's timeout handler through drm_sched_fault().
+ * and an ERR, which needs a soft reset that may take milliseconds, to
+ * fdif_fault_work() on the scheduler's workqueue.
  *
  * A job holds a runtime PM reference from submit to free, so its interrupt
  * comes while the module is out of standby. One that comes while it is in
@@ -171,8 +176,8 @@ irqreturn_t fdif_irq(int irq, void *arg)
 		return IRQ_NONE;
 	}
 	if (fault) {
-		/* the timeout handler resets the module and fails the job */
-		drm_sched_fault(&fdev->sched);
+		/* resets the module and fails the job */
+		queue_work(fdev->sched_wq, &fdev->fault_work);
 		return IRQ_HANDLED;
 	}
 	return IRQ_WAKE_THREAD;
@@ -314,48 +319,214 @@ void fdif_job_exit(void)
 static void fdif_job_signal(struct fdif_job *job, int err, u32 count)
 {
 	fdif_job_write_header(job, err, err ? 0 : count);
-	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
-		     &job->ffile->busy_ns);
+	if (job->start)	/* it was on the hardware */
+		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
+			     &job->ffile->busy_ns);
 	if (err)
 		dma_fence_set_error(job->hw_fence, err);
 	dma_fence_signal(job->hw_fence);
 }
 
-static struct fdif_job *fdif_take_active(struct fdif_device *fdev)
+/*
+ * The module passes from @job, the active one, which has left it, to the
+ * job queued behind it, active from now on so that run_job queues behind
+ * that one; with none queued, to none once @job has signalled (@signalled):
+ * until then @job stays active, so that no job run_job starts, or fails,
+ * can signal before it. Return the new active job, for the caller to
+ * start, or NULL.
+ */
+static struct fdif_job *fdif_pass_on(struct fdif_device *fdev,
+				     struct fdif_job *job, bool signalled)
 {
-	struct fdif_job *job;
+	struct fdif_job *next = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&fdev->job_lock, flags);
-	job = fdev->active;
-	fdev->active = NULL;
-	fdev->faulted = false;
+	if (fdev->active == job) {
+		next = list_first_entry_or_null(&fdev->queued, struct fdif_job,
+						queue_node);
+		if (next)
+			list_del(&next->queue_node);
+		if (next || signalled) {
+			fdev->active = next;
+			fdev->faulted = false;
+		}
+	}
 	spin_unlock_irqrestore(&fdev->job_lock, flags);
-	return job;
+	return next;
+}
+
+/*
+ * The error of in-sync @fence, which has signalled or is a job of this
+ * device that has left the hardware. drm_sched_job_done() gives back the
+ * credit (and so lets the next job run) before it sets the error of the
+ * finished fence, and the scheduler drops an in-sync from the job's own
+ * entity as a dependency: for a job of ours, the hardware fence is what
+ * tells. It has its error before it signals, and a job that ended well
+ * has none when the next one starts, before its fence signals. Jobs of
+ * other entities are waited for to the end (DRM_SCHED_FENCE_DONT_PIPELINE,
+ * set at submit), so one the scheduler kills has its error too.
+ */
+static int fdif_in_fence_error(struct fdif_device *fdev,
+			       struct dma_fence *fence)
+{
+	struct drm_sched_fence *s_fence;
+	struct dma_fence *parent;
+
+	fence = dma_fence_chain_contained(fence);
+	s_fence = to_drm_sched_fence(fence);
+	if (s_fence && s_fence->sched == &fdev->sched) {
+		/* pairs with drm_sched_fence_set_parent()'s smp_store_release() */
+		parent = smp_load_acquire(&s_fence->parent);
+		if (parent && parent->error)
+			return parent->error;
+	}
+	return fence->error;
+}
+
+/*
+ * A job whose in-sync fence failed does not run: it works on what that
+ * job did not produce. Checked as it starts: its dependencies have all
+ * signalled by then, or are jobs of its own entity that have left the
+ * hardware.
+ */
+static int fdif_job_deps_error(struct fdif_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_in_fences; i++)
+		if (fdif_in_fence_error(job->fdev, job->in_fences[i]) < 0)
+			return -ECANCELED;
+	return 0;
 }
 
 /**
- * fdif_job_done() - the active job finished: copy its objects, signal it
+ * fdif_job_start() - put a job on the idle module
+ * @fdev: the device, powered (the job holds a PM reference since submit)
+ * @job: the job, its hardware fence initialised by run_job
+ * @may_reset: may try a failed reset once more (a poll) and wait for the
+ *	interrupt handler: in run_job, and in the timeout handler and the
+ *	fault work after a reset (the interrupt masked there); not in the
+ *	interrupt thread nor the unbind
+ *
+ * Either run_job starts @job, with no job active, or @job is already
+ * active, passed the module by the one before it (fdif_pass_on()).
+ *
+ * Return: 0, @job active and running; or why it cannot run, for the caller
+ * to fail it once every job before it has signalled (a fence context
+ * signals in order).
+ */
+static int fdif_job_start(struct fdif_device *fdev, struct fdif_job *job,
+			  bool may_reset)
+{
+	unsigned long flags;
+	int idx;
+
+	if (!drm_dev_enter(&fdev->drm, &idx))
+		return -ENODEV;	/* unplugged: fail what is still queued */
+	if (fdif_job_deps_error(job)) {
+		drm_dev_exit(idx);
+		return -ECANCELED;
+	}
+	if (READ_ONCE(fdev->hw_failed) && may_reset) {
+		/*
+		 * The last reset did not complete. A device kept busy is never
+		 * runtime-suspended, so the next resume's reset may not come
+		 * soon: try once more here (a poll of at most 4 ms) before
+		 * failing the job.
+		 */
+		fdif_hw_reset(fdev);
+		/*
+		 * The interrupt of the job the failed reset was for may still
+		 * be in its handler: it must not find this job active.
+		 */
+		synchronize_irq(fdev->irq);
+	}
+	if (READ_ONCE(fdev->hw_failed)) {
+		drm_dev_exit(idx);
+		return -EIO;	/* the module did not come out of reset */
+	}
+
+	job->start = ktime_get();
+	spin_lock_irqsave(&fdev->job_lock, flags);
+	fdev->active = job;
+	fdev->faulted = false;
+	spin_unlock_irqrestore(&fdev->job_lock, flags);
+	fdif_omap4_run(fdev, &job->hw);
+	drm_dev_exit(idx);
+	return 0;
+}
+
+/*
+ * End @job, the active one, which has left the module: start the job
+ * queued behind it, then signal @job (@err, @count), then fail each job
+ * that cannot start once the one before it has signalled, passing the
+ * module on each time. Run_job may queue a job behind the active one
+ * whenever a fence here signals: fdif_pass_on() takes it first. A job's
+ * error is on its hardware fence before the next one starts, which checks
+ * it if it is an in-sync (fdif_job_deps_error()).
+ */
+static void fdif_job_end(struct fdif_device *fdev, struct fdif_job *job,
+			 int err, u32 count, bool may_reset)
+{
+	struct fdif_job *next;
+	int next_err;
+
+	for (;;) {
+		if (err)
+			dma_fence_set_error(job->hw_fence, err);
+		next = fdif_pass_on(fdev, job, false);
+		next_err = next ? fdif_job_start(fdev, next, may_reset) : 0;
+		fdif_job_signal(job, err, count);
+		if (!next) {
+			/* one run_job queued as @job signalled */
+			next = fdif_pass_on(fdev, job, true);
+			next_err = next ? fdif_job_start(fdev, next, may_reset) : 0;
+		}
+		if (!next_err)
+			return;
+		/* @next is active but cannot run: end it in turn */
+		atomic64_inc(&fdev->stats.cancelled);
+		job = next;
+		err = next_err;
+		count = 0;
+	}
+}
+
+/**
+ * fdif_job_done() - the active job finished: copy its objects, end it
  * @fdev: the device
  *
- * Called from the interrupt thread, and from the timeout handler when it
- * finds the interrupt was lost. Whoever takes the job off the hardware
- * (this, the timeout handler, the unbind) ends it; the others find none.
+ * Called from the interrupt thread, and from the timeout handler or the
+ * fault work, with the interrupt masked, when they find the interrupt was
+ * lost. Whoever ends the job on the module (this, the timeout handler,
+ * the fault work, the unbind) passes the module on; the others find
+ * another job active, or none: they mask the interrupt, which waits for
+ * this, before they end one.
+ *
+ * The job stays active until its results are read, so that run_job queues
+ * a next job rather than start it over them. The queued one starts
+ * before the fence whose signal would let the scheduler's work run it:
+ * the module is not left idle for the time of a work item.
  */
 void fdif_job_done(struct fdif_device *fdev)
 {
 	struct fdif_job *job;
+	unsigned long flags;
 	bool cookie;
 	u32 count;
 
 	cookie = dma_fence_begin_signalling();
-	job = fdif_take_active(fdev);
+	spin_lock_irqsave(&fdev->job_lock, flags);
+	/* one an ERR marked is the fault work's to end, with a reset */
+	job = fdev->faulted ? NULL : fdev->active;
+	spin_unlock_irqrestore(&fdev->job_lock, flags);
 	if (job) {
 		atomic64_inc(&fdev->stats.completed);
 		count = fdif_omap4_read_results(fdev, &job->hw,
 						fdif_job_objects(job));
 		fdif_sort_objects(fdif_job_objects(job), count);
-		fdif_job_signal(job, 0, count);
+		fdif_job_end(fdev, job, 0, count, false);
 	}
 	dma_fence_end_signalling(cookie);
 }
@@ -383,96 +554,36 @@ void fdif_job_scheduled(struct dma_fence *fence, struct dma_fence_cb *cb)
 }
 
 /*
- * The error of in-sync @fence, which has signalled or is a job of this
- * device that has left the hardware. drm_sched_job_done() gives back the
- * credit (and so lets the next job run) before it sets the error of the
- * finished fence, and the scheduler drops an in-sync from the job's own
- * entity as a dependency: for a job of ours, the hardware fence (which got
- * its error before it signalled) is what tells. Jobs of other entities
- * are waited for to the end (DRM_SCHED_FENCE_DONT_PIPELINE, set at
- * submit), so one the scheduler kills has its error too.
+ * The scheduler hands a job over while the one before it may still be on
+ * the module (credit limit 2): it waits in @fdev->queued, and whoever
+ * ends that one starts it (fdif_job_end()). Two may wait there while the
+ * active job's fence signals and it has not passed the module on yet.
  */
-static int fdif_in_fence_error(struct fdif_device *fdev, struct dma_fence *fence)
-{
-	struct drm_sched_fence *s_fence;
-	struct dma_fence *parent;
-
-	fence = dma_fence_chain_contained(fence);
-	s_fence = to_drm_sched_fence(fence);
-	if (s_fence && s_fence->sched == &fdev->sched) {
-		/* pairs with drm_sched_fence_set_parent()'s smp_store_release() */
-		parent = smp_load_acquire(&s_fence->parent);
-		if (parent && parent->error)
-			return parent->error;
-	}
-	return fence->error;
-}
-
-/*
- * A job whose in-sync fence failed does not run: it works on what that
- * job did not produce. Its dependencies have all signalled by now.
- */
-static int fdif_job_deps_error(struct fdif_job *job)
-{
-	u32 i;
-
-	for (i = 0; i < job->num_in_fences; i++)
-		if (fdif_in_fence_error(job->fdev, job->in_fences[i]) < 0)
-			return -ECANCELED;
-	return 0;
-}
-
 static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 {
 	struct fdif_job *job = to_fdif_job(sched_job);
 	struct fdif_device *fdev = job->fdev;
 	struct dma_fence *fence = job->hw_fence;
-	int err = sched_job->s_fence->finished.error;
-	bool cookie;
-	int idx;
+	bool cookie, busy;
+	int err = 0;
 
-	/* the device is powered: the job holds a PM reference since submit */
 	cookie = dma_fence_begin_signalling();
 	dma_fence_init(fence, &fdif_fence_ops, &fdev->fence_lock,
 		       fdev->fence_context, ++fdev->fence_seqno);
 	job->hw_fence_init = true;
-	job->start = ktime_get();
 
-	if (!err)
-		err = fdif_job_deps_error(job);
-	if (!err && !drm_dev_enter(&fdev->drm, &idx))
-		err = -ENODEV;	/* unplugged: fail what is still queued */
-	if (!err && READ_ONCE(fdev->hw_failed)) {
-		/*
-		 * The last reset did not complete. A device kept busy is never
-		 * runtime-suspended, so the next resume's reset may not come
-		 * soon: try once more here (a poll of at most 4 ms) before
-		 * failing the job.
-		 */
-		fdif_hw_reset(fdev);
-		/*
-		 * The interrupt of the job the failed reset was for may still
-		 * be in its handler, about to take the active job: this one.
-		 */
-		synchronize_irq(fdev->irq);
-		if (READ_ONCE(fdev->hw_failed)) {
-			drm_dev_exit(idx);
-			err = -EIO;	/* the module did not come out of reset */
-		}
-	}
+	spin_lock_irq(&fdev->job_lock);
+	busy = !!fdev->active;
+	if (busy)
+		list_add_tail(&job->queue_node, &fdev->queued);
+	spin_unlock_irq(&fdev->job_lock);
+	if (!busy)
+		err = fdif_job_start(fdev, job, true);
 	if (err) {
 		/* cancelled, or no hardware to run it on */
 		atomic64_inc(&fdev->stats.cancelled);
 		fdif_job_signal(job, err, 0);
-		goto out;
 	}
-
-	spin_lock_irq(&fdev->job_lock);
-	fdev->active = job;
-	spin_unlock_irq(&fdev->job_lock);
-	fdif_omap4_run(fdev, &job->hw);
-	drm_dev_exit(idx);
-out:
 	dma_fence_end_signalling(cookie);
 	return dma_fence_get(fence);
 }
@@ -485,21 +596,11 @@ static void fdif_free_job(struct drm_sched_job *sched_job)
 	fdif_job_free(job);
 }
 
-/* Whether @job is still the one on the hardware. */
-static bool fdif_job_is_active(struct fdif_device *fdev, struct fdif_job *job)
-{
-	bool active;
-
-	spin_lock_irq(&fdev->job_lock);
-	active = fdev->active == job;
-	spin_unlock_irq(&fdev->job_lock);
-	return active;
-}
-
 /*
- * End the job on the hardware that timed out or faulted: complete it if
- * its interrupt was lost, else reset the module and fail it. The interrupt
- * is masked, so nobody else takes it off the hardware meanwhile.
+ * End the active job, which timed out or faulted: complete it if its
+ * interrupt was lost, else reset the module and fail it; then pass the
+ * module on. The interrupt is masked, so nobody else ends it meanwhile,
+ * and run_job, on the same ordered workqueue, queues no job.
  */
 static void fdif_job_recover(struct fdif_device *fdev, struct fdif_job *job)
 {
@@ -531,109 +632,143 @@ static void fdif_job_recover(struct fdif_device *fdev, struct fdif_job *job)
 			job->seqno);
 		err = -ETIMEDOUT;
 	}
-	fdif_take_active(fdev);
 	fdif_reset_from(fdev, job);
-	fdif_job_signal(job, err, 0);
+	/* after a reset that failed, the next job tries once more */
+	fdif_job_end(fdev, job, err, 0, true);
 }
 
 /*
- * The timeout handler, also run at once by drm_sched_fault() for an ERR
- * interrupt. It keeps to drm_sched's documented recovery on 6.12.
- *
- * The scheduler's run, free and timeout work share one ordered workqueue
- * (fdif_sched_init()), so while this runs no job is started and none is
- * freed. drm_sched_job_timedout() has taken @sched_job, the oldest job
- * not yet freed, off the pending list. Either it is still on the hardware
- * (it ran a whole timeout, or faulted): then it is the only job there
- * (credit limit 1), and it is ended here first (completed, or the module
- * reset and the job failed), so that drm_sched_stop() finds every pending
- * hardware fence signalled, puts @sched_job back on the pending list and
- * has the scheduler free it, and drm_sched_start() restarts the queue with
- * nothing to cancel. Or it ended before this ran (its interrupt came as
- * its timer fired, or the unbind ended it): then the next job may be on
- * the hardware already, started between that end and the free, and stop
- * and start would cancel it (-ECANCELED) while the module runs it. Nothing
- * is stopped then: the job, off the pending list, is the caller's to free
- * (drm_sched_stop()'s kernel-doc), once the interrupt thread that ended it
- * is done with it.
- *
- * Later kernels: the job ended before the handler ran is
- * DRM_GPU_SCHED_STAT_NO_HANG (the scheduler puts it back and frees it);
- * one ended here is drm_sched_stop(), drm_sched_start(sched, 0),
- * DRM_GPU_SCHED_STAT_RESET.
+ * End @job if it is the active one, the interrupt masked, under reset_lock
+ * (the unbind, fdif_job_abort_active(), takes it too: a job still active
+ * means the module and its interrupt are still there).
  */
-static enum drm_gpu_sched_stat fdif_timedout_job(struct drm_sched_job *sched_job)
+static void fdif_job_recover_if_active(struct fdif_device *fdev,
+				       struct fdif_job *job)
 {
-	struct fdif_job *job = to_fdif_job(sched_job);
-	struct fdif_device *fdev = job->fdev;
-	bool cookie;
+	bool cookie, active;
 
-	mutex_lock(&fdev->reset_lock);
-	/*
-	 * A job on the hardware also means that the unbind, if there was
-	 * one, has not ended it yet (fdif_job_abort_active() waits for
-	 * reset_lock): the module and its interrupt are still there.
-	 */
-	if (!fdif_job_is_active(fdev, job)) {
-		/* the thread that took it off the hardware may still signal it */
-		synchronize_irq(fdev->irq);
-		mutex_unlock(&fdev->reset_lock);
-		fdif_free_job(sched_job);
-		return drm_dev_is_unplugged(&fdev->drm) ? DRM_GPU_SCHED_STAT_ENODEV :
-							  DRM_GPU_SCHED_STAT_NOMINAL;
-	}
 	/* waits for a handler or thread that may be ending it */
 	disable_irq(fdev->irq);
-	/* reset and signal: no waits, no allocation */
+	/* reset, signal, start the next: no allocation */
 	cookie = dma_fence_begin_signalling();
-	if (fdif_job_is_active(fdev, job))
+	spin_lock_irq(&fdev->job_lock);
+	active = job && fdev->active == job;
+	spin_unlock_irq(&fdev->job_lock);
+	if (active)
 		fdif_job_recover(fdev, job);
 	dma_fence_end_signalling(cookie);
 	enable_irq(fdev->irq);
+}
 
-	drm_sched_stop(&fdev->sched, sched_job);
-	/* system sleep parked the queue: fdif_sched_resume() restarts it */
-	if (!fdev->suspended)
-		drm_sched_start(&fdev->sched);
+/*
+ * The fault work: an ERR interrupt marked the active job faulted. On the
+ * scheduler's ordered workqueue, beside neither run_job nor the timeout
+ * handler. Not drm_sched_fault(): it runs the timeout handler at once by
+ * setting the timer to zero, and the timer is set to a whole timeout
+ * again each time the scheduler hands a job over (drm_sched_job_begin()),
+ * which, with a job queued behind another, can come first.
+ */
+static void fdif_fault_work(struct work_struct *work)
+{
+	struct fdif_device *fdev = container_of(work, struct fdif_device,
+						fault_work);
+	struct fdif_job *job;
+
+	mutex_lock(&fdev->reset_lock);
+	spin_lock_irq(&fdev->job_lock);
+	job = fdev->faulted ? fdev->active : NULL;
+	spin_unlock_irq(&fdev->job_lock);
+	fdif_job_recover_if_active(fdev, job);
 	mutex_unlock(&fdev->reset_lock);
-	return drm_dev_is_unplugged(&fdev->drm) ? DRM_GPU_SCHED_STAT_ENODEV :
+}
+
+/*
+ * The timeout handler. The scheduler's run, free and timeout work, and
+ * the fault work, share one ordered workqueue (fdif_sched_init()), so
+ * while this runs the scheduler hands over no job and frees none.
+ * drm_sched_job_timedout() has taken @sched_job, the oldest job not yet
+ * freed, off the pending list. Either it is still on the module (it ran
+ * a whole timeout): then it is ended here (completed, or the module reset
+ * and the job failed) and the module passed on. Or it ended before this
+ * ran (its interrupt came as its timer fired, or the unbind ended it).
+ *
+ * The scheduler is not stopped and started: drm_sched_stop() takes the
+ * hardware fence from every job not yet ended, and drm_sched_start()
+ * cancels (-ECANCELED) a job without one, so the next job, queued or
+ * already on the module, would be cancelled while the module runs it, and
+ * freed under it. @sched_job, off the pending list and signalled, is this
+ * handler's to free instead (as drm_sched_stop()'s kernel-doc has a
+ * caller do). The scheduler then times the next job.
+ */
+static enum drm_gpu_sched_stat
+fdif_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct fdif_job *job = to_fdif_job(sched_job);
+	struct fdif_device *fdev = job->fdev;
+	enum drm_gpu_sched_stat stat;
+
+	mutex_lock(&fdev->reset_lock);
+	fdif_job_recover_if_active(fdev, job);
+	mutex_unlock(&fdev->reset_lock);
+	stat = drm_dev_is_unplugged(&fdev->drm) ? DRM_GPU_SCHED_STAT_ENODEV :
 						  DRM_GPU_SCHED_STAT_NOMINAL;
+	/* its hardware fence's callback must have run: else leak, not free */
+	if (!drm_WARN_ON(&fdev->drm, !dma_fence_is_signaled(job->hw_fence)))
+		fdif_free_job(sched_job);
+	return stat;
+}
+
+/*
+ * The hardware fence of the job on the hardware, or NULL: none is left.
+ * Under reset_lock, and once the interrupt thread is done, none is being
+ * ended: a job queued behind the last one has been started (or failed)
+ * by whoever ended that one.
+ */
+static struct dma_fence *fdif_active_fence(struct fdif_device *fdev)
+{
+	struct dma_fence *fence = NULL;
+
+	mutex_lock(&fdev->reset_lock);
+	synchronize_irq(fdev->irq);
+	spin_lock_irq(&fdev->job_lock);
+	if (fdev->active)
+		fence = dma_fence_get(fdev->active->hw_fence);
+	spin_unlock_irq(&fdev->job_lock);
+	mutex_unlock(&fdev->reset_lock);
+	return fence;
 }
 
 /**
  * fdif_sched_suspend() - park the queue for system sleep
  * @fdev: the device
  *
- * No job is started until fdif_sched_resume(); the one on the hardware is
- * waited for (it ends, fails or times out).
+ * No job is started until fdif_sched_resume() but the one queued behind
+ * the job on the hardware; both are waited for (they end, fail or time
+ * out).
  *
- * Return: 0, or -EBUSY if it did not end within twice the job timeout.
+ * Return: 0, or -EBUSY if one did not end within twice the job timeout.
  */
 int fdif_sched_suspend(struct fdif_device *fdev)
 {
-	struct dma_fence *fence = NULL;
-	long left = 1;
+	struct dma_fence *fence;
+	long left;
 
 	mutex_lock(&fdev->reset_lock);
-	fdev->suspended = true;
 	drm_sched_wqueue_stop(&fdev->sched);
-	spin_lock_irq(&fdev->job_lock);
-	if (fdev->active)
-		fence = dma_fence_get(fdev->active->hw_fence);
-	spin_unlock_irq(&fdev->job_lock);
 	mutex_unlock(&fdev->reset_lock);
 
-	/* not under reset_lock: the timeout handler may have to end it */
-	if (fence) {
+	/* not under reset_lock: the timeout handler may have to end them */
+	while ((fence = fdif_active_fence(fdev))) {
 		left = dma_fence_wait_timeout(fence, false,
 					      2 * msecs_to_jiffies(fdif_timeout_ms));
 		dma_fence_put(fence);
+		if (left <= 0) {
+			drm_warn(&fdev->drm, "job still running: suspend refused\n");
+			fdif_sched_resume(fdev);
+			return -EBUSY;
+		}
 	}
-	if (left > 0)
-		return 0;
-	drm_warn(&fdev->drm, "job still running: suspend refused\n");
-	fdif_sched_resume(fdev);
-	return -EBUSY;
+	return 0;
 }
 
 /**
@@ -643,7 +778,6 @@ int fdif_sched_suspend(struct fdif_device *fdev)
 void fdif_sched_resume(struct fdif_device *fdev)
 {
 	mutex_lock(&fdev->reset_lock);
-	fdev->suspended = false;
 	drm_sched_wqueue_start(&fdev->sched);
 	mutex_unlock(&fdev->reset_lock);
 }
@@ -675,9 +809,9 @@ static void fdif_sched_fini(struct drm_device *drm, void *arg)
  *
  * The scheduler lives as long as the drm_device, past an unbind, until the
  * last open file is closed: entities of open files still point at it. Its
- * submission and its timeout work share one ordered workqueue, so that the
- * timeout handler never runs beside run_job or free_job: see
- * fdif_timedout_job().
+ * submission and its timeout work, and the driver's fault work, share one
+ * ordered workqueue, so that the timeout handler and the fault work never
+ * run beside run_job or free_job: see fdif_timedout_job().
  *
  * Return: 0 or a negative errno.
  */
@@ -686,7 +820,7 @@ int fdif_sched_init(struct fdif_device *fdev)
 	struct drm_sched_init_args args = {
 		.ops = &fdif_sched_ops,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = 1,
+		.credit_limit = 2,	/* the active job and the one queued */
 		.timeout = msecs_to_jiffies(fdif_timeout_ms),
 		.name = dev_name(fdev->drm.dev),
 		.dev = fdev->drm.dev,
@@ -697,6 +831,9 @@ int fdif_sched_init(struct fdif_device *fdev)
 						 dev_name(fdev->drm.dev));
 	if (!fdev->sched_wq)
 		return -ENOMEM;
+	/* queued by the interrupt handler for an active job: none yet */
+	INIT_WORK(&fdev->fault_work, fdif_fault_work);
+	INIT_LIST_HEAD(&fdev->queued);
 	args.submit_wq = fdev->sched_wq;
 	args.timeout_wq = fdev->sched_wq;
 	fdev->fence_context = dma_fence_context_alloc(1);
@@ -709,7 +846,7 @@ int fdif_sched_init(struct fdif_device *fdev)
 }
 
 /**
- * fdif_job_abort_active() - end the job on the hardware, the device is going
+ * fdif_job_abort_active() - end the jobs on the hardware, the device is going
  * @fdev: the device, already unplugged (no job will be started any more)
  */
 void fdif_job_abort_active(struct fdif_device *fdev)
@@ -721,13 +858,18 @@ void fdif_job_abort_active(struct fdif_device *fdev)
 	mutex_lock(&fdev->reset_lock);
 	disable_irq(fdev->irq);
 	cookie = dma_fence_begin_signalling();
-	job = fdif_take_active(fdev);
+	spin_lock_irq(&fdev->job_lock);
+	job = fdev->active;
+	spin_unlock_irq(&fdev->job_lock);
 	if (job) {
 		fdif_reset_from(fdev, job);
 		atomic64_inc(&fdev->stats.cancelled);
-		fdif_job_signal(job, -ENODEV, 0);
+		/* and the jobs queued behind it fail (-ENODEV) in turn */
+		fdif_job_end(fdev, job, -ENODEV, 0, false);
 	}
 	dma_fence_end_signalling(cookie);
 	enable_irq(fdev->irq);
 	mutex_unlock(&fdev->reset_lock);
+	/* no job is active any more to queue it again: it masks the IRQ */
+	cancel_work_sync(&fdev->fault_work);
 }

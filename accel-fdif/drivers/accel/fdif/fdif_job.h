@@ -58,10 +58,11 @@ struct fdif_hw_fence {
  * @hw_fence_init: whether @hw_fence was initialised (and is refcounted)
  * @pm_ref: holds a runtime PM reference, from submit to free
  * @scheduled_cb: on the scheduled fence, to report a job that never ran
- * @start: when it was started on the hardware
+ * @start: when it was started on the hardware; 0 if it never was
  * @in_fences: the fences of its in-syncs (referenced), to see at run time
  *	whether one failed
  * @num_in_fences: entries in @in_fences
+ * @queue_node: in &fdif_device.queued while it waits for the module
  * @release_work: drops the device and module references, last
  */
 struct fdif_job {
@@ -79,6 +80,7 @@ struct fdif_job {
 	ktime_t start;
 	struct dma_fence **in_fences;
 	u32 num_in_fences;
+	struct list_head queue_node;
 	struct work_struct release_work;
 };
 

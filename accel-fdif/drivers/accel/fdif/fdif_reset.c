@@ -21,9 +21,9 @@
  * @fdev: the device, powered
  *
  * Discards anything the hardware was doing. Called at runtime resume and
- * after a fault. Until a reset completes, no job is started (run_job tries
- * once more, then fails them with -EIO); once one does, the BOs a failed
- * one kept are let go.
+ * after a fault. Until a reset completes, no job is started (a job's start
+ * in run_job, or after a reset, tries once more, then fails it with -EIO);
+ * once one does, the BOs a failed one kept are let go.
  *
  * Context: may sleep (the reset's poll); takes @fdev's job_lock, which the
  * caller must not hold.
