@@ -99,6 +99,17 @@ static int open_for_round(struct __test_metadata *_metadata, struct fdif_job_bos
 	return fd;
 }
 
+/* The end of open_for_round(): the result BOs, the picture, the file. */
+static void close_round(int fd, struct fdif_job_bos *jb, struct fdif_bo *res, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fdif_bo_free(fd, &res[i]);
+	fdif_job_bos_free(fd, jb);
+	close(fd);
+}
+
 /*
  * @n jobs on the picture of @jb, around the face, each with its own result
  * BO (filled with 0xa5 first) and an out-fence: their fds and seqnos.
@@ -168,10 +179,7 @@ TEST_F_TIMEOUT(short_timeout, timeout_at_completion, 600)
 	/* the timer fired on both sides of a job's end: the window was reached */
 	EXPECT_GT(ok, 0);
 	EXPECT_GT(timedout, 0);
-	for (i = 0; i < RACE_JOBS; i++)
-		fdif_bo_free(fd, &res[i]);
-	fdif_job_bos_free(fd, &jb);
-	close(fd);
+	close_round(fd, &jb, res, RACE_JOBS);
 }
 
 #define WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
@@ -309,10 +317,7 @@ TEST_F_TIMEOUT(short_timeout, timeout_handler_late, 600)
 	/* by design every round; TCG's timing may spoil some, not most */
 	ASSERT_GE(raced, ROUNDS / 2);
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
-	for (i = 0; i < JOBS; i++)
-		fdif_bo_free(fd, &res[i]);
-	fdif_job_bos_free(fd, &jb);
-	close(fd);
+	close_round(fd, &jb, res, JOBS);
 }
 
 /*
@@ -363,10 +368,7 @@ TEST_F_TIMEOUT(short_timeout, next_job_starts_as_the_first_ends, 120)
 	EXPECT_LT(ts[1], st_end[k]) TH_LOG("B waited for the scheduler to free A");
 	ASSERT_EQ(0, system("rmmod fdif_delay"));
 	EXPECT_EQ(0, split_work_and_irq(false));
-	for (i = 0; i < JOBS; i++)
-		fdif_bo_free(fd, &res[i]);
-	fdif_job_bos_free(fd, &jb);
-	close(fd);
+	close_round(fd, &jb, res, JOBS);
 }
 
 /*
@@ -384,7 +386,6 @@ TEST_F_TIMEOUT(short_timeout, err_of_the_job_started_behind_another, 120)
 	uint64_t seqnos[JOBS];
 	struct fdif_bo res[JOBS];
 	struct fdif_job_bos jb;
-	struct drm_fdif_job job;
 	int fd, i, st[JOBS], fences[JOBS], ok = 0;
 	uint32_t area = face_roi.width * face_roi.height;
 
@@ -392,21 +393,11 @@ TEST_F_TIMEOUT(short_timeout, err_of_the_job_started_behind_another, 120)
 	fd = open_for_round(_metadata, &jb, res, JOBS);
 	ASSERT_GT(area, 0);
 	ASSERT_EQ(0, fdif_emu_frame_time((uint64_t)JOB_MS * 1000 * FDIF_PIC_SIZE / area));
-	for (i = 0; i < JOBS; i++) {
-		memset(res[i].map, 0xa5, res[i].size);
-		fdif_job_init(&job, &jb);
-		job.result_handle = res[i].handle;
-		job.roi = face_roi;
-		job.flags = DRM_FDIF_JOB_FENCE_FD_OUT;
-		ASSERT_EQ(0, fdif_submit_one(fd, &job));
-		fences[i] = job.fence_fd;
-		seqnos[i] = job.seqno;
-		/* A runs (a third of its time) when B's fault is set */
-		if (!i) {
-			usleep(JOB_MS / 3 * 1000);
-			ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_DMA, 1));
-		}
-	}
+	submit_round(_metadata, fd, &jb, res, 1, fences, seqnos);
+	/* A runs (a third of its time) when B's fault is set */
+	usleep(JOB_MS / 3 * 1000);
+	ASSERT_EQ(0, fdif_emu_inject(FDIF_FAULT_DMA, 1));
+	submit_round(_metadata, fd, &jb, res + 1, 1, fences + 1, seqnos + 1);
 	for (i = 0; i < JOBS; i++) {
 		st[i] = fence_wait(fences[i], WAIT_NS);
 		close(fences[i]);
@@ -415,10 +406,7 @@ TEST_F_TIMEOUT(short_timeout, err_of_the_job_started_behind_another, 120)
 	EXPECT_EQ(1, st[0]) TH_LOG("A: fence %d", st[0]);
 	EXPECT_EQ(-EIO, st[1]) TH_LOG("B: fence %d (-ETIME: its ERR waited for the timer)",
 				      st[1]);
-	for (i = 0; i < JOBS; i++)
-		fdif_bo_free(fd, &res[i]);
-	fdif_job_bos_free(fd, &jb);
-	close(fd);
+	close_round(fd, &jb, res, JOBS);
 }
 
 /*
