@@ -307,7 +307,7 @@ done
 # one 2-core machine and 40 on another (most packages already installed)
 STAGES=(build:3300 demo:600 host:600 qtest:300 mutation:1200 checks:900 guest:600 arm32:600)
 [ -n "$quick" ] || STAGES+=(stress:1200)
-STAGES+=(selfcheck:120)
+STAGES+=(selfcheck:360)
 
 # cpu_jiffies: the machine's busy and total CPU time so far (/proc/stat)
 cpu_jiffies() {
