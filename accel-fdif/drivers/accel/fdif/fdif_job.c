@@ -314,7 +314,8 @@ void fdif_job_exit(void)
 
 /*
  * End a job: write its result header, account its time, signal its
- * hardware fence. The job may be freed as soon as the fence signals.
+ * hardware fence (its error set first: fdif_job_set_error()). The job
+ * may be freed as soon as the fence signals.
  */
 static void fdif_job_signal(struct fdif_job *job, int err, u32 count)
 {
@@ -322,9 +323,14 @@ static void fdif_job_signal(struct fdif_job *job, int err, u32 count)
 	if (job->start)	/* it was on the hardware */
 		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), job->start)),
 			     &job->ffile->busy_ns);
+	dma_fence_signal(job->hw_fence);
+}
+
+/* A failed job's error, on its hardware fence before it signals. */
+static void fdif_job_set_error(struct fdif_job *job, int err)
+{
 	if (err)
 		dma_fence_set_error(job->hw_fence, err);
-	dma_fence_signal(job->hw_fence);
 }
 
 /*
@@ -473,8 +479,7 @@ static void fdif_job_end(struct fdif_device *fdev, struct fdif_job *job,
 	int next_err;
 
 	for (;;) {
-		if (err)
-			dma_fence_set_error(job->hw_fence, err);
+		fdif_job_set_error(job, err);
 		next = fdif_pass_on(fdev, job, false);
 		next_err = next ? fdif_job_start(fdev, next, may_reset) : 0;
 		fdif_job_signal(job, err, count);
@@ -582,6 +587,7 @@ static struct dma_fence *fdif_run_job(struct drm_sched_job *sched_job)
 	if (err) {
 		/* cancelled, or no hardware to run it on */
 		atomic64_inc(&fdev->stats.cancelled);
+		fdif_job_set_error(job, err);
 		fdif_job_signal(job, err, 0);
 	}
 	dma_fence_end_signalling(cookie);
